@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Services } from './services.js';
+import { ApiError } from './schema/errors.js';
+import { errorBody, sendError, sendJson } from './gateway/envelope.js';
+import { mountRoutes, type Gateway } from './gateway/mount.js';
+import { IdempotencyLedger } from './gateway/idempotency.js';
+import { RateLimiter, type RateLimitConfig } from './gateway/rate-limit.js';
+import { maskSecret, type KeyRecord } from './resources/merchants/records.js';
+import { allRoutes } from './registry.js';
+import { controlRouter } from './control/router.js';
+
+// The HTTP layer: it only translates. Trace ids, body parsing, the merchant routes (through
+// the gateway), the control API, and the envelope for everything that falls through.
+
+export interface AppOptions {
+  rateLimit: RateLimitConfig | null;
+  /** Log one line per request (to stderr). */
+  logRequests: boolean;
+}
+
+const TRACE_ID = /^[\x21-\x7e]{1,128}$/;
+
+export function createApp(services: Services, options: AppOptions) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', 'simple');
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const sent = req.get('X-Trace-ID');
+    const traceId = sent !== undefined && TRACE_ID.test(sent) ? sent : `trc_${randomBytes(12).toString('hex')}`;
+    res.locals.traceId = traceId;
+    res.set('X-Trace-ID', traceId);
+    if (options.logRequests) {
+      const start = performance.now();
+      res.on('finish', () => {
+        const key = res.locals.keyRecord as KeyRecord | undefined;
+        services.log.info(
+          `${req.method} ${req.originalUrl} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms` +
+            `${key ? ` key=${maskSecret(key.key)}` : ''} trace=${traceId}`,
+        );
+      });
+    }
+    next();
+  });
+
+  // Bodies are JSON whatever the Content-Type says (curl -d sends form encoding by default).
+  app.use(express.json({ type: () => true, limit: '1mb', strict: false }));
+
+  const gateway: Gateway = { services, limiter: new RateLimiter(options.rateLimit), ledger: new IdempotencyLedger(services) };
+  mountRoutes(app, allRoutes(), gateway);
+  app.use('/_emulator', controlRouter(services));
+
+  app.use((req: Request, res: Response) => {
+    sendJson(res, 404, errorBody('NOT_FOUND', `No route ${req.method} ${req.path}.`));
+  });
+
+  // Body-parser failures (bad JSON, too large) and anything else thrown outside the gateway.
+  app.use((err: Error & { type?: string; status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+    if (err.type === 'entity.parse.failed') return sendError(res, new ApiError('VALIDATION_ERROR', `body: not valid JSON (${err.message})`));
+    if (err.type === 'entity.too.large') return sendError(res, new ApiError('VALIDATION_ERROR', 'body: larger than the 1 MB limit'));
+    if (err.status && err.status >= 400 && err.status < 500) return sendError(res, new ApiError('VALIDATION_ERROR', `body: ${err.message}`));
+    return sendError(res, err);
+  });
+
+  return app;
+}

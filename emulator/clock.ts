@@ -1,0 +1,137 @@
+// The one clock of the emulator. Idempotency expiry, OTP expiry, payout resolution and the
+// webhook retry schedule all read time and schedule work through it, so a test (or a user
+// with `svc emulator clock advance 2h`) can fast-forward instead of waiting.
+//
+// Two modes share one implementation:
+//  - "system": now() is wall time plus an offset that `advance()` grows; timers run on real
+//    setTimeout but are re-armed whenever time jumps.
+//  - "manual": now() only moves when `advance()` or `set()` is called; due timers fire then,
+//    in time order, synchronously with the advance.
+
+export type ClockMode = 'system' | 'manual';
+
+export interface Clock {
+  readonly mode: ClockMode;
+  /** Milliseconds since the epoch, as the emulator sees it. */
+  now(): number;
+  /** Runs `fn` once the emulator's time reaches `at` (ms since epoch). */
+  at(at: number, fn: () => void): TimerHandle;
+  cancel(handle: TimerHandle): void;
+  /** Moves time forward by `ms` and fires everything that became due. */
+  advance(ms: number): void;
+}
+
+export interface TimerHandle {
+  readonly id: number;
+}
+
+interface Timer {
+  id: number;
+  at: number;
+  fn: () => void;
+}
+
+// Node clamps setTimeout above 2^31-1 ms to 1 ms; a 24 h idempotency expiry is far below that,
+// but re-arming keeps long waits (and big advances) exact.
+const MAX_TIMEOUT = 2 ** 31 - 1;
+
+export class EmulatorClock implements Clock {
+  readonly mode: ClockMode;
+  private offset = 0;
+  private frozenAt: number;
+  private timers: Timer[] = [];
+  private nextId = 1;
+  private wake: NodeJS.Timeout | undefined;
+  private firing = false;
+
+  constructor(mode: ClockMode = 'system', start?: number) {
+    this.mode = mode;
+    this.frozenAt = start ?? Date.now();
+    if (mode === 'system' && start !== undefined) this.offset = start - Date.now();
+  }
+
+  now(): number {
+    return this.mode === 'manual' ? this.frozenAt : Date.now() + this.offset;
+  }
+
+  at(at: number, fn: () => void): TimerHandle {
+    const timer: Timer = { id: this.nextId++, at, fn };
+    // Keep timers sorted by due time (stable for equal times) so firing order is deterministic.
+    let i = this.timers.length;
+    while (i > 0 && this.timers[i - 1].at > at) i--;
+    this.timers.splice(i, 0, timer);
+    this.arm();
+    return { id: timer.id };
+  }
+
+  cancel(handle: TimerHandle): void {
+    const i = this.timers.findIndex((t) => t.id === handle.id);
+    if (i >= 0) this.timers.splice(i, 1);
+    this.arm();
+  }
+
+  advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance() takes a non-negative number of ms');
+    if (this.mode === 'manual') this.frozenAt += ms;
+    else this.offset += ms;
+    this.fireDue();
+  }
+
+  /** Number of timers waiting; the control API reports it. */
+  pending(): number {
+    return this.timers.length;
+  }
+
+  /** Stops the wake-up timer so the process can exit. */
+  stop(): void {
+    if (this.wake) clearTimeout(this.wake);
+    this.wake = undefined;
+    this.timers = [];
+  }
+
+  private fireDue(): void {
+    if (this.firing) return; // a timer that advances the clock must not re-enter
+    this.firing = true;
+    try {
+      // A fired timer may schedule another that is already due (a retry at +1 s after a
+      // 2 h jump): keep going until nothing is due.
+      while (this.timers.length > 0 && this.timers[0].at <= this.now()) {
+        const t = this.timers.shift()!;
+        try {
+          t.fn();
+        } catch (err) {
+          console.error('[clock] timer failed:', err);
+        }
+      }
+    } finally {
+      this.firing = false;
+    }
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.mode === 'manual') return;
+    if (this.wake) clearTimeout(this.wake);
+    this.wake = undefined;
+    const next = this.timers[0];
+    if (!next) return;
+    const delay = Math.min(Math.max(next.at - this.now(), 0), MAX_TIMEOUT);
+    this.wake = setTimeout(() => this.fireDue(), delay);
+    this.wake.unref();
+  }
+}
+
+/** Parses "90s", "2h", "1d", "500ms", "1h30m" into milliseconds. */
+export function parseDuration(text: string): number {
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
+  let total = 0;
+  let matched = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    total += Number(m[1]) * units[m[2]];
+    matched = re.lastIndex;
+  }
+  if (matched === 0 || matched !== text.length) throw new RangeError(`not a duration: "${text}" (use e.g. 90s, 2h, 1h30m, 1d)`);
+  return Math.round(total);
+}

@@ -1,0 +1,43 @@
+import type { Response } from 'express';
+import { z } from 'zod';
+import { ApiError } from '../schema/errors.js';
+import { RateLimitedError } from './rate-limit.js';
+
+// The response envelope, once: `{success:true,data}` or `{success:false,error:{code,message}}`.
+
+export const successBody = (data: unknown) => `{"success":true,"data":${JSON.stringify(data)}}`;
+export const errorBody = (code: string, message: string) => JSON.stringify({ success: false, error: { code, message } });
+
+export function sendJson(res: Response, status: number, body: string): void {
+  res.status(status).set('Content-Type', 'application/json; charset=utf-8').send(body);
+}
+
+/** Turns anything thrown into the error envelope; unknown errors become INTERNAL_ERROR. */
+export function sendError(res: Response, err: unknown): { status: number; body: string } {
+  const e = toApiError(err);
+  if (e instanceof RateLimitedError) res.set('Retry-After', String(e.retryAfterSeconds));
+  const body = errorBody(e.code, e.message);
+  sendJson(res, e.status, body);
+  return { status: e.status, body };
+}
+
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof z.ZodError) return new ApiError('VALIDATION_ERROR', describeZodError(err));
+  console.error('[emulator] internal error:', err);
+  return new ApiError('INTERNAL_ERROR', 'The emulator hit an internal error; see its console.');
+}
+
+/** "amount: must be an integer; metadata: ..." — every message names its field. */
+export function describeZodError(err: z.ZodError, root = 'body'): string {
+  return err.issues
+    .map((issue) => {
+      const path = issue.path.length ? issue.path.map(String).join('.') : root;
+      if (issue.code === 'unrecognized_keys') {
+        const where = issue.path.length ? `${path}: ` : '';
+        return `${where}unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+      }
+      return `${path}: ${issue.message}`;
+    })
+    .join('; ');
+}

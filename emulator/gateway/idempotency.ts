@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { Services } from '../services.js';
+import type { Transaction } from '../store/store.js';
+import { ApiError } from '../schema/errors.js';
+
+// The spec's eight idempotency rules, once, for every route that takes a key.
+//
+// A record is scoped per merchant (rule 3) and fingerprinted by method, path, environment and
+// the canonical JSON of the body: the same key on another route, in the other environment or
+// with another body is a 409 IDEMPOTENCY_CONFLICT (rule 5). The stored response is the exact
+// bytes and status first sent (rule 6). While the first request runs, a duplicate gets 409
+// IDEMPOTENCY_IN_FLIGHT (rule 7), which clients retry. Records expire 24 h after first use
+// by the emulator's clock (rule 3), and are written in the same store transaction as the
+// resource they created, so a crash can never keep one without the other.
+
+export const IDEMPOTENCY = 'idempotency';
+export const LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const MAX_KEY_LENGTH = 255;
+
+export interface IdempotencyRecord {
+  [field: string]: unknown;
+  id: string;
+  merchant_id: string;
+  key: string;
+  fingerprint: string;
+  status: number;
+  body: string;
+  created_at_ms: number;
+}
+
+export type IdempotencyHeader = 'X-Idempotency-Key' | 'Idempotency-Key';
+
+export interface IdempotencyPolicy {
+  header: IdempotencyHeader;
+  required: boolean;
+}
+
+/** Rule 2 and 4: at most 255 printable ASCII characters, not blank. */
+export function checkKey(header: IdempotencyHeader, value: string | undefined, required: boolean): string | undefined {
+  if (value === undefined) {
+    if (required) throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', `This route requires an ${header} header.`);
+    return undefined;
+  }
+  if (value.trim() === '' || value.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${header} must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters without spaces (a UUID works).`);
+  }
+  return value;
+}
+
+export function fingerprint(method: string, path: string, environment: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${environment}\n${canonicalJson(body)}`).digest('hex');
+}
+
+/** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same body. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+export class IdempotencyLedger {
+  private readonly inFlight = new Set<string>();
+  constructor(private readonly services: Services) {}
+
+  private recordId(merchantId: string, key: string) {
+    return `${merchantId}:${key}`;
+  }
+
+  /** Returns the stored response to replay, or undefined when the request should run. */
+  begin(merchantId: string, key: string, print: string): { status: number; body: string } | undefined {
+    const id = this.recordId(merchantId, key);
+    if (this.inFlight.has(id)) throw new ApiError('IDEMPOTENCY_IN_FLIGHT', 'A request with this idempotency key is still being processed; retry shortly.');
+    const stored = this.services.store.get<IdempotencyRecord>(IDEMPOTENCY, id);
+    if (stored && this.services.clock.now() - stored.created_at_ms < LIFETIME_MS) {
+      if (stored.fingerprint !== print) {
+        throw new ApiError('IDEMPOTENCY_CONFLICT', 'This idempotency key was already used with a different request body (or route, or environment).');
+      }
+      return { status: stored.status, body: stored.body };
+    }
+    this.inFlight.add(id);
+    return undefined;
+  }
+
+  /** Saves the response inside the transaction that produced it. */
+  save(tx: Transaction, merchantId: string, key: string, print: string, status: number, body: string): void {
+    tx.put<IdempotencyRecord>(IDEMPOTENCY, {
+      id: this.recordId(merchantId, key),
+      merchant_id: merchantId,
+      key,
+      fingerprint: print,
+      status,
+      body,
+      created_at_ms: this.services.clock.now(),
+    });
+  }
+
+  end(merchantId: string, key: string): void {
+    this.inFlight.delete(this.recordId(merchantId, key));
+  }
+}

@@ -1,0 +1,110 @@
+import type { Express, Request, Response } from 'express';
+import { z } from 'zod';
+import type { MerchantContext, Services } from '../services.js';
+import { ApiError } from '../schema/errors.js';
+import { findKey, KEY_PATTERN, MERCHANTS, type KeyRecord, type MerchantRecord } from '../resources/merchants/records.js';
+import { describeZodError, sendError, sendJson, successBody } from './envelope.js';
+import { checkKey, fingerprint, IdempotencyLedger } from './idempotency.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { RouteDef } from './route.js';
+
+// The gateway: every merchant route goes through `handle`, in this order —
+//   auth (401) → scope / business (403) → rate limit (429) → idempotency key (422/409/replay)
+//   → validation (422) → handler in a store transaction → envelope.
+// The trace id is set earlier, by app-level middleware, so even unknown routes carry it.
+
+export interface Gateway {
+  services: Services;
+  limiter: RateLimiter;
+  ledger: IdempotencyLedger;
+}
+
+export function mountRoutes(app: Express, routes: RouteDef[], gateway: Gateway): void {
+  for (const route of routes) {
+    app[route.method](route.path, (req, res) => void handle(route, gateway, req, res));
+  }
+}
+
+function authenticate(services: Services, header: string | undefined): { key: KeyRecord; merchant: MerchantRecord } {
+  if (!header) throw new ApiError('UNAUTHORIZED', 'Missing Authorization header; send "Authorization: Bearer <API key>".');
+  const m = /^Bearer (\S+)$/.exec(header);
+  if (!m) throw new ApiError('UNAUTHORIZED', 'Malformed Authorization header; expected "Bearer <API key>".');
+  if (!KEY_PATTERN.test(m[1])) throw new ApiError('UNAUTHORIZED', 'Malformed API key; keys start with svc_test_ or svc_live_.');
+  const key = findKey(services, m[1]);
+  if (!key) throw new ApiError('UNAUTHORIZED', 'Unknown API key.');
+  if (key.revoked) throw new ApiError('UNAUTHORIZED', 'This API key has been revoked.');
+  const merchant = services.store.get<MerchantRecord>(MERCHANTS, key.merchant_id);
+  if (!merchant) throw new ApiError('UNAUTHORIZED', 'Unknown API key.');
+  return { key, merchant };
+}
+
+function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, root: string): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ApiError('VALIDATION_ERROR', describeZodError(result.error, root));
+  return result.data;
+}
+
+async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Response): Promise<void> {
+  const { services, limiter, ledger } = gateway;
+  const traceId = res.locals.traceId as string;
+  let held: { merchantId: string; key: string; print: string } | undefined;
+  try {
+    const { key, merchant } = authenticate(services, req.headers.authorization);
+    res.locals.keyRecord = key;
+    if (!key.scopes.includes(route.scope)) throw new ApiError('FORBIDDEN', `This API key lacks the ${route.scope} scope.`);
+    if (route.business && !merchant.business) throw new ApiError('BUSINESS_ACCOUNT_REQUIRED', 'This action needs a business account.');
+    limiter.take(merchant.id);
+
+    const body = req.body === undefined ? {} : req.body;
+    const ctx: MerchantContext = { ...services, merchant, environment: key.environment, key, traceId };
+    if (route.idempotency) {
+      const { header, required } = route.idempotency;
+      const idemKey = checkKey(header, req.get(header), required);
+      if (idemKey !== undefined) {
+        ctx.idempotencyKey = idemKey;
+        const print = fingerprint(route.method, req.path, key.environment, body);
+        const replay = ledger.begin(merchant.id, idemKey, print);
+        if (replay) {
+          res.set('Idempotent-Replayed', 'true');
+          return sendJson(res, replay.status, replay.body);
+        }
+        held = { merchantId: merchant.id, key: idemKey, print };
+      }
+    }
+    // `--latency` makes the emulator slow on purpose, so clients can exercise their timeouts
+    // and a duplicate sent meanwhile sees 409 IDEMPOTENCY_IN_FLIGHT, as against a real host.
+    if (services.config.latencyMs > 0) await new Promise((r) => setTimeout(r, services.config.latencyMs));
+
+    const status = route.status ?? 200;
+    let out: { status: number; body: string };
+    try {
+      out = services.store.transaction((tx) => {
+        const input = {
+          params: parse(route.params, req.params, 'path'),
+          query: parse(route.query, req.query, 'query'),
+          body: parse(route.body, body, 'body'),
+        };
+        const data = route.handler(ctx, input, tx);
+        const result = { status, body: successBody(data) };
+        if (held) ledger.save(tx, held.merchantId, held.key, held.print, result.status, result.body);
+        return result;
+      });
+    } catch (err) {
+      // A 4xx answer to a request with a key is the original response too (rule 6) and is
+      // replayed; a 5xx is not stored, so the client's retry can still succeed.
+      if (held && err instanceof ApiError && err.status < 500) {
+        const h = held;
+        const body = JSON.stringify({ success: false, error: { code: err.code, message: err.message } });
+        services.store.transaction((tx) => ledger.save(tx, h.merchantId, h.key, h.print, err.status, body));
+      }
+      throw err;
+    }
+    sendJson(res, out.status, out.body);
+  } catch (err) {
+    sendError(res, err);
+  } finally {
+    if (held) ledger.end(held.merchantId, held.key);
+  }
+}
+

@@ -1,0 +1,59 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Clock } from './clock.js';
+
+const ALPHANUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+// Link codes are read aloud and typed: upper case, no 0/O or 1/I.
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+function randomString(length: number, alphabet: string): string {
+  const bytes = randomBytes(length);
+  let out = '';
+  // 256 is not a multiple of every alphabet length; the bias is irrelevant for ids.
+  for (let i = 0; i < length; i++) out += alphabet[bytes[i] % alphabet.length];
+  return out;
+}
+
+/** `pl_3kF9…`: a type prefix and 20 random characters. */
+export const newId = (prefix: string) => `${prefix}_${randomString(20, ALPHANUM)}`;
+export const newLinkCode = () => `PL-${randomString(8, CODE_ALPHABET)}`;
+export const newUuid = () => randomUUID();
+
+/**
+ * Creation timestamps with microsecond digits that never repeat. The payments list pages with
+ * `before=<created_at of the last row>`; if two rows shared a timestamp, a page boundary
+ * between them would drop one. Each stamp is the clock's time, or 1 µs after the previous
+ * stamp when the clock has not moved (a frozen manual clock, or many writes in one ms).
+ */
+export class Timestamps {
+  private lastMicros = 0;
+  constructor(private readonly clock: Clock) {}
+
+  next(): string {
+    let micros = this.clock.now() * 1000;
+    if (micros <= this.lastMicros) micros = this.lastMicros + 1;
+    this.lastMicros = micros;
+    return formatMicros(micros);
+  }
+
+  /** Raise the floor to stamps already stored (after a restart). */
+  observe(iso: string): void {
+    const micros = parseMicros(iso);
+    if (micros > this.lastMicros) this.lastMicros = micros;
+  }
+}
+
+export function formatMicros(micros: number): string {
+  const ms = Math.floor(micros / 1000);
+  const iso = new Date(ms).toISOString(); // 2026-11-21T12:00:00.123Z
+  return `${iso.slice(0, -1)}${String(micros % 1000).padStart(3, '0')}Z`;
+}
+
+/** Microseconds since the epoch of an ISO-8601 timestamp (any offset, any fraction digits). */
+export function parseMicros(iso: string): number {
+  const m = /^(.*T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$/i.exec(iso);
+  if (!m) return Number.NaN;
+  const seconds = Date.parse(`${m[1]}${m[3].toUpperCase()}`);
+  if (Number.isNaN(seconds)) return Number.NaN;
+  const fraction = (m[2] ?? '').padEnd(6, '0').slice(0, 6);
+  return seconds * 1000 + Number(fraction);
+}

@@ -1,0 +1,29 @@
+import type { RouteDef } from './gateway/route.js';
+import type { Services } from './services.js';
+import { defineKeyIndexes } from './resources/merchants/records.js';
+import { defineOutboxIndexes } from './resources/events/outbox.js';
+import { defineEndpointIndexes } from './resources/webhook-endpoints/domain.js';
+import { webhookEndpointRoutes } from './resources/webhook-endpoints/routes.js';
+import { defineLinkIndexes } from './resources/payment-links/domain.js';
+import { paymentLinkRoutes } from './resources/payment-links/routes.js';
+import { definePaymentIndexes } from './resources/payments/domain.js';
+import { paymentRoutes } from './resources/payments/routes.js';
+
+// Every resource of the emulator, in one list: its merchant routes and the store indexes it
+// needs. The server mounts these routes through the gateway; the OpenAPI generator reads them.
+
+export interface ResourceModule {
+  name: string;
+  routes: RouteDef[];
+  setup?(services: Services): void;
+}
+
+export const resources: ResourceModule[] = [
+  { name: 'merchants', routes: [], setup: defineKeyIndexes },
+  { name: 'webhook-endpoints', routes: webhookEndpointRoutes, setup: defineEndpointIndexes },
+  { name: 'events', routes: [], setup: defineOutboxIndexes },
+  { name: 'payment-links', routes: paymentLinkRoutes, setup: defineLinkIndexes },
+  { name: 'payments', routes: paymentRoutes, setup: definePaymentIndexes },
+];
+
+export const allRoutes = (): RouteDef[] => resources.flatMap((r) => r.routes);

@@ -1,0 +1,87 @@
+import type { Services } from '../../services.js';
+import type { StoredRecord, Transaction } from '../../store/store.js';
+import { newId } from '../../ids.js';
+import type { Environment } from '../merchants/records.js';
+import { subscribers } from '../webhook-endpoints/domain.js';
+
+// The durable outbox. An event and one delivery per subscribed endpoint are written in the
+// same transaction as the change that caused them (a settled payment, a finished payroll run),
+// so an acknowledged change always has its events, and an endpoint deleted before the event
+// was created never gets it. Sending is the delivery engine's job (webhooks/engine.ts).
+
+export const EVENTS = 'events';
+export const DELIVERIES = 'webhook_deliveries';
+
+export interface EventRecord extends StoredRecord {
+  id: string;
+  merchant_id: string;
+  environment: Environment;
+  type: string;
+  /** The exact JSON body every delivery of this event sends. */
+  body: string;
+  created_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'dead_letter' | 'cancelled';
+
+export interface AttemptRecord {
+  at: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_excerpt: string;
+}
+
+export interface DeliveryRecord extends StoredRecord {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  merchant_id: string;
+  environment: Environment;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: AttemptRecord[];
+  /** Clock time (ms) of the next attempt while pending. */
+  next_attempt_at: number | null;
+  created_at: string;
+}
+
+export function defineOutboxIndexes(services: Pick<Services, 'store'>): void {
+  services.store.defineIndex<EventRecord>({ collection: EVENTS, name: 'by_scope', key: (e) => `${e.merchant_id}:${e.environment}` });
+  services.store.defineIndex<DeliveryRecord>({ collection: DELIVERIES, name: 'by_endpoint', key: (d) => d.endpoint_id });
+  services.store.defineIndex<DeliveryRecord>({ collection: DELIVERIES, name: 'pending', key: (d) => (d.status === 'pending' ? 'pending' : undefined) });
+}
+
+/** Appends an event and its deliveries to the outbox inside `tx`. */
+export function emitEvent(
+  services: Pick<Services, 'store' | 'stamps' | 'clock'>,
+  tx: Transaction,
+  scope: { merchantId: string; environment: Environment },
+  type: string,
+  data: Record<string, unknown>,
+): EventRecord {
+  const createdAt = services.stamps.next();
+  const event = tx.put<EventRecord>(EVENTS, {
+    id: newId('evt'),
+    merchant_id: scope.merchantId,
+    environment: scope.environment,
+    type,
+    body: JSON.stringify({ type, createdAt, data }),
+    created_at: createdAt,
+  });
+  for (const endpoint of subscribers(services, scope.merchantId, scope.environment, type)) {
+    tx.put<DeliveryRecord>(DELIVERIES, {
+      id: newId('dlv'),
+      event_id: event.id,
+      endpoint_id: endpoint.id,
+      merchant_id: scope.merchantId,
+      environment: scope.environment,
+      event_type: type,
+      status: 'pending',
+      attempts: [],
+      next_attempt_at: services.clock.now(),
+      created_at: createdAt,
+    });
+  }
+  return event;
+}

@@ -1,0 +1,130 @@
+import type { MerchantContext, Services } from '../../services.js';
+import type { StoredRecord, Transaction } from '../../store/store.js';
+import { ApiError, invalid, notFound } from '../../schema/errors.js';
+import { newId, newLinkCode } from '../../ids.js';
+import type { Environment } from '../merchants/records.js';
+import { MERCHANTS, type MerchantRecord } from '../merchants/records.js';
+import type { CreatePaymentLink, PaymentLink } from './schema.js';
+
+export const PAYMENT_LINKS = 'payment_links';
+
+export interface LinkRecord extends StoredRecord {
+  id: string;
+  link_code: string;
+  merchant_id: string;
+  environment: Environment;
+  title: string;
+  description: string | null;
+  amount: number | null;
+  currency: string;
+  accepted_methods: Array<'card' | 'momo' | 'wallet'>;
+  expires_at: string | null;
+  redirect_url: string | null;
+  metadata: Record<string, unknown> | null;
+  sub_merchant_id: string | null;
+  /** `completed` once a fixed-amount link is paid; pay-any-amount links stay open. */
+  closed: boolean;
+  total_collected: number;
+  payment_count: number;
+  created_at: string;
+}
+
+export function defineLinkIndexes(services: Pick<Services, 'store'>): void {
+  services.store.defineIndex<LinkRecord>({ collection: PAYMENT_LINKS, name: 'by_code', key: (l) => l.link_code });
+}
+
+export function linkStatus(link: LinkRecord, now: number): PaymentLink['status'] {
+  if (link.closed) return 'completed';
+  if (link.expires_at && Date.parse(link.expires_at) <= now) return 'expired';
+  return 'pending';
+}
+
+export function toPublicLink(link: LinkRecord, now: number): PaymentLink {
+  const { merchant_id: _m, closed: _c, ...rest } = link;
+  return { ...rest, status: linkStatus(link, now) };
+}
+
+/**
+ * The spec's redirect rules: https:// without credentials; http://localhost only with a test
+ * key. "localhost" means that host name exactly (any port and path).
+ */
+export function checkRedirectUrl(raw: string, environment: Environment): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalid('redirect_url', 'must be an absolute URL');
+  }
+  if (url.username || url.password) throw invalid('redirect_url', 'must not carry credentials');
+  if (url.protocol === 'https:') return;
+  if (url.protocol === 'http:' && url.hostname === 'localhost') {
+    if (environment === 'test') return;
+    throw invalid('redirect_url', 'http://localhost is accepted only with a test key');
+  }
+  throw invalid('redirect_url', 'must be https:// (http://localhost is accepted with a test key)');
+}
+
+export function createLink(ctx: MerchantContext, input: CreatePaymentLink, tx: Transaction): PaymentLink {
+  const now = ctx.clock.now();
+  if (input.redirect_url !== undefined) checkRedirectUrl(input.redirect_url, ctx.environment);
+  if (input.expires_at !== undefined && Date.parse(input.expires_at) <= now) throw invalid('expires_at', 'must be in the future');
+  if (input.sub_merchant_id !== undefined) {
+    const sub = ctx.store.get<MerchantRecord>(MERCHANTS, input.sub_merchant_id);
+    if (!sub || sub.parent_id !== ctx.merchant.id) throw invalid('sub_merchant_id', 'is not a sub-merchant of this merchant');
+  }
+  let linkCode = newLinkCode();
+  while (ctx.store.byIndex(PAYMENT_LINKS, 'by_code', linkCode).length > 0) linkCode = newLinkCode();
+  const link = tx.put<LinkRecord>(PAYMENT_LINKS, {
+    id: newId('pl'),
+    link_code: linkCode,
+    merchant_id: ctx.merchant.id,
+    environment: ctx.environment,
+    title: input.title,
+    description: input.description ?? null,
+    amount: input.amount ?? null,
+    currency: input.currency ?? 'USD',
+    accepted_methods: input.accepted_methods ?? ['card', 'momo', 'wallet'],
+    expires_at: input.expires_at ? new Date(Date.parse(input.expires_at)).toISOString() : null,
+    redirect_url: input.redirect_url ?? null,
+    metadata: input.metadata ?? null,
+    sub_merchant_id: input.sub_merchant_id ?? null,
+    closed: false,
+    total_collected: 0,
+    payment_count: 0,
+    created_at: ctx.stamps.next(),
+  });
+  return toPublicLink(link, now);
+}
+
+/** A link of the caller's merchant and environment; anything else is indistinguishable 404. */
+export function getOwnLink(ctx: MerchantContext, id: string): LinkRecord {
+  const link = ctx.store.get<LinkRecord>(PAYMENT_LINKS, id);
+  if (!link || link.merchant_id !== ctx.merchant.id || link.environment !== ctx.environment) throw notFound('payment link');
+  return link;
+}
+
+export function findLinkByCode(services: Pick<Services, 'store'>, code: string): LinkRecord | undefined {
+  return services.store.byIndex<LinkRecord>(PAYMENT_LINKS, 'by_code', code)[0];
+}
+
+export function getOwnLinkByCode(ctx: MerchantContext, code: string): LinkRecord {
+  const link = findLinkByCode(ctx, code);
+  if (!link) throw notFound('payment link');
+  return getOwnLink(ctx, link.id);
+}
+
+/** Refuses a payment on a link that cannot take one (checkout and simulate both ask). */
+export function assertPayable(link: LinkRecord, method: string, amount: number | undefined, now: number): number {
+  const status = linkStatus(link, now);
+  if (status === 'expired') throw new ApiError('LINK_EXPIRED', `Payment link ${link.link_code} expired at ${link.expires_at}.`);
+  if (status === 'completed') throw new ApiError('LINK_CLOSED', `Payment link ${link.link_code} has already been paid.`);
+  if (!link.accepted_methods.includes(method as LinkRecord['accepted_methods'][number])) {
+    throw invalid('method', `this link accepts ${link.accepted_methods.join(', ')}`);
+  }
+  if (link.amount === null) {
+    if (amount === undefined) throw invalid('amount', 'is required for a pay-any-amount link');
+    return amount;
+  }
+  if (amount !== undefined && amount !== link.amount) throw invalid('amount', `this link has a fixed amount of ${link.amount}; omit amount`);
+  return link.amount;
+}

@@ -1,0 +1,168 @@
+import type { z } from 'zod';
+import type { MerchantContext, Services } from '../../services.js';
+import type { StoredRecord, Transaction } from '../../store/store.js';
+import { notFound } from '../../schema/errors.js';
+import { newId, newUuid, parseMicros } from '../../ids.js';
+import type { Environment } from '../merchants/records.js';
+import { emitEvent } from '../events/outbox.js';
+import { PAYMENT_LINKS, toPublicLink, type LinkRecord } from '../payment-links/domain.js';
+import type { ListPaymentsQuery, Payment, SummaryQuery } from './schema.js';
+
+// Payments: link payments and mandate charges share one record, one list and one summary.
+// `settlePayment` is the production fan-out every path goes through — simulate, the checkout
+// pages and charges — so records, link totals, wallets and webhooks cannot disagree.
+
+export const PAYMENTS = 'payments';
+
+export interface PaymentRecord extends StoredRecord {
+  id: string;
+  merchant_id: string;
+  environment: Environment;
+  amount: number;
+  currency: string;
+  status: Payment['status'];
+  payment_method: Payment['payment_method'];
+  mandate_id: string | null;
+  payment_link_id: string | null;
+  /** Where the money settles when it is not the merchant itself. */
+  sub_merchant_id: string | null;
+  idempotency_key: string;
+  created_at: string;
+}
+
+export const scopeKey = (merchantId: string, environment: string) => `${merchantId}:${environment}`;
+
+export function definePaymentIndexes(services: Pick<Services, 'store'>): void {
+  // Insertion order is creation order (stamps only increase), which the list relies on.
+  services.store.defineIndex<PaymentRecord>({ collection: PAYMENTS, name: 'by_scope', key: (p) => scopeKey(p.merchant_id, p.environment) });
+}
+
+export function toPublicPayment(p: PaymentRecord): Payment {
+  return {
+    id: p.id,
+    amount: p.amount,
+    currency: p.currency,
+    status: p.status,
+    payment_method: p.payment_method,
+    environment: p.environment,
+    mandate_id: p.mandate_id,
+    payment_link_id: p.payment_link_id,
+    idempotency_key: p.idempotency_key,
+    created_at: p.created_at,
+  };
+}
+
+export interface NewPayment {
+  merchantId: string;
+  environment: Environment;
+  amount: number;
+  currency: string;
+  method: Payment['payment_method'];
+  status: Payment['status'];
+  link?: LinkRecord;
+  mandateId?: string;
+  subMerchantId?: string | null;
+  idempotencyKey?: string;
+}
+
+type SettleServices = Pick<Services, 'store' | 'stamps' | 'clock'>;
+
+/** Creates a payment; if it is already final, applies its effects (see `applyOutcome`). */
+export function createPayment(services: SettleServices, tx: Transaction, input: NewPayment): PaymentRecord {
+  const payment = tx.put<PaymentRecord>(PAYMENTS, {
+    id: newId('pay'),
+    merchant_id: input.merchantId,
+    environment: input.environment,
+    amount: input.amount,
+    currency: input.currency,
+    status: 'pending',
+    payment_method: input.method,
+    mandate_id: input.mandateId ?? null,
+    payment_link_id: input.link?.id ?? null,
+    sub_merchant_id: input.subMerchantId ?? input.link?.sub_merchant_id ?? null,
+    idempotency_key: input.idempotencyKey ?? newUuid(),
+    created_at: services.stamps.next(),
+  });
+  return input.status === 'pending' ? payment : applyOutcome(services, tx, payment, input.status);
+}
+
+/**
+ * Moves a pending payment to its final status: updates the link's totals (settled payments
+ * only), runs the settlement hooks (wallet credit) and appends the webhook event.
+ */
+export function applyOutcome(services: SettleServices, tx: Transaction, payment: PaymentRecord, outcome: 'completed' | 'failed'): PaymentRecord {
+  const settled = tx.put<PaymentRecord>(PAYMENTS, { ...payment, status: outcome });
+  let link: LinkRecord | undefined;
+  if (settled.payment_link_id) {
+    link = services.store.get<LinkRecord>(PAYMENT_LINKS, settled.payment_link_id)!;
+    if (outcome === 'completed') {
+      link = tx.put<LinkRecord>(PAYMENT_LINKS, {
+        ...link,
+        total_collected: link.total_collected + settled.amount,
+        payment_count: link.payment_count + 1,
+        closed: link.amount !== null, // a fixed-amount link is paid once; pay-any-amount links stay open
+      });
+    }
+  }
+  for (const hook of settlementHooks) hook(services, tx, settled);
+  const data: Record<string, unknown> = { payment: toPublicPayment(settled) };
+  if (link) data.link = toPublicLink(link, services.clock.now());
+  emitEvent(services, tx, { merchantId: settled.merchant_id, environment: settled.environment }, `payment.${outcome}`, data);
+  return settled;
+}
+
+/** Other modules (wallets) register here to react to a settled payment in the same transaction. */
+export type SettlementHook = (services: SettleServices, tx: Transaction, payment: PaymentRecord) => void;
+const settlementHooks: SettlementHook[] = [];
+export const onPaymentSettled = (hook: SettlementHook) => void settlementHooks.push(hook);
+
+export function getOwnPayment(ctx: MerchantContext, id: string): PaymentRecord {
+  const p = ctx.store.get<PaymentRecord>(PAYMENTS, id);
+  if (!p || p.merchant_id !== ctx.merchant.id || p.environment !== ctx.environment) throw notFound('payment');
+  return p;
+}
+
+/** Newest first. Rows are stored oldest first, so walk backwards from the cursor. */
+export function listPayments(ctx: MerchantContext, query: z.infer<typeof ListPaymentsQuery>) {
+  const rows = ctx.store.byIndex<PaymentRecord>(PAYMENTS, 'by_scope', scopeKey(ctx.merchant.id, ctx.environment));
+  const limit = query.limit ?? 50;
+  let end = rows.length; // exclusive
+  if (query.before !== undefined) {
+    const cursor = parseMicros(query.before);
+    // first index whose created_at >= cursor
+    let lo = 0;
+    let hi = rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (parseMicros(rows[mid].created_at) < cursor) lo = mid + 1;
+      else hi = mid;
+    }
+    end = lo;
+  }
+  const page: Payment[] = [];
+  let i = end - 1;
+  for (; i >= 0 && page.length < limit; i--) {
+    if (!query.status || rows[i].status === query.status) page.push(toPublicPayment(rows[i]));
+  }
+  let more = false;
+  for (; i >= 0 && !more; i--) more = !query.status || rows[i].status === query.status;
+  return { payments: page, next_before: more ? page[page.length - 1].created_at : null };
+}
+
+export function summarize(ctx: MerchantContext, query: z.infer<typeof SummaryQuery>) {
+  const since = query.since === undefined ? null : query.since.length === 10 ? `${query.since}T00:00:00.000000Z` : query.since;
+  const sinceMicros = since === null ? -Infinity : parseMicros(since);
+  const byCurrency = new Map<string, { currency: string; completed_count: number; completed_amount: number; failed_count: number; pending_count: number; total_count: number }>();
+  for (const p of ctx.store.byIndex<PaymentRecord>(PAYMENTS, 'by_scope', scopeKey(ctx.merchant.id, ctx.environment))) {
+    if (parseMicros(p.created_at) < sinceMicros) continue;
+    let row = byCurrency.get(p.currency);
+    if (!row) byCurrency.set(p.currency, (row = { currency: p.currency, completed_count: 0, completed_amount: 0, failed_count: 0, pending_count: 0, total_count: 0 }));
+    row.total_count++;
+    if (p.status === 'completed') {
+      row.completed_count++;
+      row.completed_amount += p.amount;
+    } else if (p.status === 'failed') row.failed_count++;
+    else row.pending_count++;
+  }
+  return { summary: [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency)), since };
+}

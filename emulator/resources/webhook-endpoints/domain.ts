@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
+import type { MerchantContext, Services } from '../../services.js';
+import type { StoredRecord, Transaction } from '../../store/store.js';
+import { invalid, notFound } from '../../schema/errors.js';
+import { newId } from '../../ids.js';
+import type { Environment } from '../merchants/records.js';
+import type { CreateWebhookEndpoint, WebhookEndpoint } from './schema.js';
+
+export const WEBHOOK_ENDPOINTS = 'webhook_endpoints';
+
+export interface EndpointRecord extends StoredRecord {
+  id: string;
+  merchant_id: string;
+  environment: Environment;
+  url: string;
+  events: string[];
+  /** Kept in full: the delivery engine signs with it. Only `secret_hint` is ever read back. */
+  secret: string;
+  created_at: string;
+  deleted_at?: string;
+}
+
+export const scopeKey = (merchantId: string, environment: string) => `${merchantId}:${environment}`;
+
+export function defineEndpointIndexes(services: Pick<Services, 'store'>): void {
+  services.store.defineIndex<EndpointRecord>({
+    collection: WEBHOOK_ENDPOINTS,
+    name: 'live_by_scope',
+    key: (e) => (e.deleted_at ? undefined : scopeKey(e.merchant_id, e.environment)),
+  });
+}
+
+export const toPublicEndpoint = (e: EndpointRecord): WebhookEndpoint => ({
+  id: e.id,
+  url: e.url,
+  events: e.events as WebhookEndpoint['events'],
+  secret_hint: e.secret.slice(-4),
+  environment: e.environment,
+  created_at: e.created_at,
+});
+
+/**
+ * Receivers must be https. Plain http is allowed to loopback hosts only (localhost,
+ * 127.0.0.1, [::1]) for both environments: on the emulator every receiver is local.
+ */
+function checkUrl(raw: string): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalid('url', 'must be an absolute URL');
+  }
+  if (url.username || url.password) throw invalid('url', 'must not carry credentials');
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol === 'https:') return;
+  if (url.protocol === 'http:' && loopback) return;
+  throw invalid('url', 'must be https:// (plain http:// only to localhost, 127.0.0.1 or [::1])');
+}
+
+export function createEndpoint(ctx: MerchantContext, input: z.infer<typeof CreateWebhookEndpoint>, tx: Transaction) {
+  checkUrl(input.url);
+  const record = tx.put<EndpointRecord>(WEBHOOK_ENDPOINTS, {
+    id: newId('we'),
+    merchant_id: ctx.merchant.id,
+    environment: ctx.environment,
+    url: input.url,
+    events: input.events,
+    secret: randomBytes(32).toString('base64url'), // 32 bytes -> exactly 43 base64url characters
+    created_at: ctx.stamps.next(),
+  });
+  return { endpoint: toPublicEndpoint(record), secret: record.secret };
+}
+
+export function listEndpoints(ctx: MerchantContext) {
+  const records = ctx.store.byIndex<EndpointRecord>(WEBHOOK_ENDPOINTS, 'live_by_scope', scopeKey(ctx.merchant.id, ctx.environment));
+  return { endpoints: records.map(toPublicEndpoint) };
+}
+
+export function getOwnEndpoint(ctx: MerchantContext, id: string): EndpointRecord {
+  const e = ctx.store.get<EndpointRecord>(WEBHOOK_ENDPOINTS, id);
+  if (!e || e.deleted_at || e.merchant_id !== ctx.merchant.id || e.environment !== ctx.environment) throw notFound('webhook endpoint');
+  return e;
+}
+
+/** Revokes the endpoint: it gets no new deliveries, and its pending ones are cancelled by the engine. */
+export function deleteEndpoint(ctx: MerchantContext, id: string, tx: Transaction) {
+  const e = getOwnEndpoint(ctx, id);
+  tx.put<EndpointRecord>(WEBHOOK_ENDPOINTS, { ...e, deleted_at: ctx.stamps.next() });
+  return { id, deleted: true as const };
+}
+
+/** Live endpoints of a merchant and environment that subscribe to `type`. */
+export function subscribers(services: Pick<Services, 'store'>, merchantId: string, environment: string, type: string): EndpointRecord[] {
+  return services.store
+    .byIndex<EndpointRecord>(WEBHOOK_ENDPOINTS, 'live_by_scope', scopeKey(merchantId, environment))
+    .filter((e) => e.events.includes(type));
+}

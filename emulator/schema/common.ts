@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { ERROR_STATUS } from './errors.js';
+
+// Primitives shared by every resource schema, the CLI client and the OpenAPI document.
+
+const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
+
+export const Currency = z
+  .string()
+  .refine((c) => /^[A-Z]{3}$/.test(c) && ISO_4217.has(c), { message: 'must be an ISO-4217 currency code in upper case, such as USD or LRD' })
+  .meta({ description: 'ISO-4217 currency code', example: 'USD' });
+
+/** Currencies the service moves money in (mandates, payroll, payouts, wallets). */
+export const WalletCurrency = z.enum(['USD', 'LRD']);
+
+/** Integer minor units (1200 = 12.00). The upper bound keeps sums exact in a double. */
+export const MinorUnits = z.int().min(1).max(100_000_000_000).meta({ description: 'Amount in minor units (1200 means 12.00)' });
+
+export const IsoTimestamp = z.iso.datetime({ offset: true }).meta({ description: 'ISO-8601 timestamp', example: '2026-11-21T12:00:00.000000Z' });
+
+export const PaymentMethod = z.enum(['card', 'momo', 'wallet']);
+export const Environment = z.enum(['test', 'live']);
+
+export const EVENT_TYPES = [
+  'payment.completed',
+  'payment.failed',
+  'payroll_run.completed',
+  'payroll_run.partial',
+  'payroll_run.failed',
+  'catalog.published',
+  'inventory.low_stock',
+] as const;
+export const EventType = z.enum(EVENT_TYPES);
+
+export const SCOPES = [
+  'payments:create',
+  'payments:read',
+  'sub_merchants:create',
+  'sub_merchants:read',
+  'payroll:create',
+  'payroll:read',
+  'payouts:create',
+  'payouts:read',
+  'gift_cards:redeem',
+  'fleet_cards:redeem',
+] as const;
+export const Scope = z.enum(SCOPES);
+
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]]);
+
+export const ErrorEnvelope = z
+  .object({ success: z.literal(false), error: z.object({ code: ErrorCodeSchema, message: z.string() }) })
+  .meta({ id: 'ErrorEnvelope' });
+
+export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
+
+/** Free-form JSON object, stored and echoed. */
+export const Metadata = z.record(z.string(), z.unknown());

@@ -1,0 +1,119 @@
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import type { Server } from 'node:http';
+import { EmulatorClock, type ClockMode } from './clock.js';
+import { FileStore } from './store/file-store.js';
+import { EventBus, type EmulatorConfig, type Logger, type Services } from './services.js';
+import { Timestamps } from './ids.js';
+import { createApp } from './app.js';
+import { resources } from './registry.js';
+import { listKeys, readFixtures, seed } from './fixtures.js';
+import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from './gateway/rate-limit.js';
+import { PAYMENTS, type PaymentRecord } from './resources/payments/domain.js';
+
+export const DEFAULT_PORT = 4242;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_DATA_DIR = '.svc';
+/** The fixtures shipped with the package, used when --fixtures is not given. */
+export const DEFAULT_FIXTURES = packageFile('fixtures/default.json');
+
+/** A file of this package, found from compiled (dist/emulator) or source (emulator) code. */
+export function packageFile(relative: string): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return join(dir, relative);
+}
+
+export interface EmulatorOptions {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  fixtures?: string;
+  clock?: ClockMode;
+  /** Start time for a manual clock (ms since epoch); default: now. */
+  clockStart?: number;
+  rateLimit?: RateLimitConfig | null;
+  logRequests?: boolean;
+  logger?: Logger;
+  config?: Partial<Omit<EmulatorConfig, 'baseUrl' | 'checkoutUrl'>>;
+  fsync?: boolean;
+}
+
+export interface RunningEmulator {
+  baseUrl: string;
+  checkoutUrl: string;
+  dataDir: string;
+  services: Services;
+  /** The ready line `svc emulator start --json` prints. */
+  readyInfo(): ReadyInfo;
+  close(): Promise<void>;
+}
+
+export interface ReadyInfo {
+  base_url: string;
+  checkout_url: string;
+  data_dir: string;
+  keys: ReturnType<typeof listKeys>;
+}
+
+export const consoleLogger: Logger = {
+  info: (m) => process.stderr.write(`${m}\n`),
+  warn: (m) => process.stderr.write(`warning: ${m}\n`),
+  notice: (m) => process.stderr.write(`${m}\n`),
+};
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const dataDir = resolve(options.dataDir ?? DEFAULT_DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const store = await FileStore.open(dataDir, { fsync: options.fsync });
+  const clock = new EmulatorClock(options.clock ?? 'system', options.clockStart);
+  const stamps = new Timestamps(clock);
+  const config: EmulatorConfig = {
+    baseUrl: '',
+    checkoutUrl: '',
+    momoClearMs: 5_000,
+    payoutResolveMs: 2_000,
+    payoutOutcome: 'completed',
+    webhookTimeoutMs: 10_000,
+    latencyMs: 0,
+    ...options.config,
+  };
+  const services: Services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, bus: new EventBus() };
+
+  for (const r of resources) r.setup?.(services);
+  if (store.count('merchants') === 0) seed(services, readFixtures(options.fixtures ?? DEFAULT_FIXTURES));
+  // Stamps must keep increasing across restarts, even if the wall clock went back.
+  for (const p of store.all<PaymentRecord>(PAYMENTS)) stamps.observe(p.created_at);
+
+  const app = createApp(services, { rateLimit: options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit, logRequests: options.logRequests ?? false });
+  const server: Server = await new Promise((ok, fail) => {
+    const s = app.listen(options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST, (err?: Error) => (err ? fail(err) : ok(s)));
+    s.once('error', fail);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  config.baseUrl = `http://${host}:${address.port}`;
+  config.checkoutUrl = `${config.baseUrl}/checkout`;
+
+  const readyInfo = (): ReadyInfo => ({ base_url: config.baseUrl, checkout_url: config.checkoutUrl, data_dir: dataDir, keys: listKeys(services) });
+  // The CLI finds a running emulator through this file (see src/cli/config).
+  const discovery = resolve(dataDir, 'emulator.json');
+  writeFileSync(discovery, JSON.stringify({ ...readyInfo(), pid: process.pid }, null, 2), { mode: 0o600 });
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      // Stop accepting, let in-flight requests finish, then flush the store.
+      await new Promise<void>((ok) => {
+        server.close(() => ok());
+        server.closeIdleConnections();
+      });
+      clock.stop();
+      await store.close();
+      rmSync(discovery, { force: true });
+    })());
+
+  return { baseUrl: config.baseUrl, checkoutUrl: config.checkoutUrl, dataDir, services, readyInfo, close };
+}

@@ -1,0 +1,65 @@
+import type { EmulatorClock } from './clock.js';
+import type { Store } from './store/store.js';
+import type { Timestamps } from './ids.js';
+import type { Environment, KeyRecord, MerchantRecord } from './resources/merchants/records.js';
+
+// What every domain function may use. Domain code gets these, never req/res.
+export interface Services {
+  store: Store;
+  clock: EmulatorClock;
+  /** Unique, increasing creation timestamps (see ids.ts). */
+  stamps: Timestamps;
+  config: EmulatorConfig;
+  log: Logger;
+  /** Called after a transaction that emitted events commits; the webhook engine listens. */
+  bus: EventBus;
+}
+
+export interface EmulatorConfig {
+  checkoutUrl: string;
+  baseUrl: string;
+  /** Delay before a live MoMo payment made on checkout clears, in ms (clock time). */
+  momoClearMs: number;
+  /** Delay before a payout's provider answers, in ms, and the outcome it answers with. */
+  payoutResolveMs: number;
+  payoutOutcome: 'completed' | 'failed';
+  webhookTimeoutMs: number;
+  /** Artificial delay before each merchant route's handler runs, in wall-clock ms. */
+  latencyMs: number;
+}
+
+/** The caller of a merchant route: who, in which environment, with which key. */
+export interface MerchantContext extends Services {
+  merchant: MerchantRecord;
+  environment: Environment;
+  key: KeyRecord;
+  traceId: string;
+  /** The idempotency key the request carried, if any. */
+  idempotencyKey?: string;
+}
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  /** Messages a person at the emulator's console should see (OTP "SMS", for example). */
+  notice(message: string): void;
+}
+
+export type BusListener = (topic: string, payload: unknown) => void;
+
+export class EventBus {
+  private listeners = new Set<BusListener>();
+  on(fn: BusListener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+  emit(topic: string, payload: unknown): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(topic, payload);
+      } catch (err) {
+        console.error('[bus] listener failed:', err);
+      }
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { Low } from 'lowdb';
+import { JSONFile } from 'lowdb/node';
+import { MemoryStore, type Op } from './memory-store.js';
+import type { StoredRecord } from './store.js';
+
+// A JSON-file store that never rewrites the whole file per write.
+//
+//   store.json      a snapshot, written by lowdb (temp file + rename, so it is never torn)
+//   journal.ndjson  one line per committed transaction, appended with a single write()
+//
+// A write costs one append whatever the store's size. The bytes are in the kernel before the
+// request is answered, so a SIGKILL at any moment keeps every acknowledged write; a line torn
+// by the kill is the last one and is dropped at load (it was never acknowledged). Loading
+// replays the journal over the snapshot, then compacts: new snapshot first, journal emptied
+// second, so a crash between the two only replays idempotent puts again.
+
+export interface Snapshot {
+  version: 1;
+  collections: Record<string, Record<string, StoredRecord>>;
+}
+
+export interface FileStoreOptions {
+  /** fsync the journal on every commit (survives power loss, not just process death). */
+  fsync?: boolean;
+}
+
+export class FileStore extends MemoryStore {
+  private journalFd = -1;
+  private readonly snapshotDb: Low<Snapshot>;
+  private readonly journalPath: string;
+
+  private constructor(
+    readonly dir: string,
+    private readonly options: FileStoreOptions,
+  ) {
+    super();
+    this.snapshotDb = new Low<Snapshot>(new JSONFile<Snapshot>(join(dir, 'store.json')), { version: 1, collections: {} });
+    this.journalPath = join(dir, 'journal.ndjson');
+  }
+
+  static async open(dir: string, options: FileStoreOptions = {}): Promise<FileStore> {
+    mkdirSync(dir, { recursive: true });
+    const store = new FileStore(dir, options);
+    await store.load();
+    return store;
+  }
+
+  /** True when the data dir held a store before this process opened it. */
+  existed = false;
+
+  private async load(): Promise<void> {
+    this.existed = existsSync(join(this.dir, 'store.json')) || existsSync(this.journalPath);
+    await this.snapshotDb.read();
+    for (const [collection, records] of Object.entries(this.snapshotDb.data.collections)) {
+      for (const record of Object.values(records)) this.apply({ c: collection, id: record.id, v: record });
+    }
+    if (existsSync(this.journalPath)) {
+      const lines = readFileSync(this.journalPath, 'utf8').split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        if (line === '') continue;
+        let ops: Op[];
+        try {
+          ops = JSON.parse(line) as Op[];
+        } catch {
+          // Only the final line can be torn (a kill mid-append); anything else is damage we
+          // must not silently skip past.
+          if (lines.slice(i + 1).some((l) => l !== '')) throw new Error(`journal ${this.journalPath} is damaged at line ${i + 1}`);
+          break;
+        }
+        for (const op of ops) this.apply(op);
+      }
+    }
+    await this.flush();
+  }
+
+  /** The snapshot as it stands in memory; also what `flush()` writes. */
+  private snapshot(): Snapshot {
+    const collections: Snapshot['collections'] = {};
+    for (const [name, records] of this.collections) collections[name] = Object.fromEntries(records);
+    return { version: 1, collections };
+  }
+
+  override async flush(): Promise<void> {
+    this.snapshotDb.data = this.snapshot();
+    await this.snapshotDb.write();
+    if (this.journalFd >= 0) closeSync(this.journalFd);
+    this.journalFd = openSync(this.journalPath, 'w'); // 'w' empties it; O_APPEND is not needed with one writer
+
+  }
+
+  override async close(): Promise<void> {
+    await this.flush();
+    closeSync(this.journalFd);
+    this.journalFd = -1;
+  }
+
+  protected override persist(ops: Op[]): void {
+    if (this.journalFd < 0) throw new Error('store is closed');
+    const line = Buffer.from(JSON.stringify(ops) + '\n');
+    let written = 0;
+    while (written < line.length) written += writeSync(this.journalFd, line, written);
+    if (this.options.fsync) fsyncSync(this.journalFd);
+  }
+}

@@ -1,0 +1,155 @@
+import type { IndexSpec, Store, StoredRecord, Transaction } from './store.js';
+
+export type Op = { c: string; id: string; v?: StoredRecord };
+
+interface Index {
+  spec: IndexSpec<StoredRecord>;
+  /** key -> ids in first-write order */
+  entries: Map<string, string[]>;
+  /** id -> key, to move a record when its key changes */
+  keyOf: Map<string, string>;
+}
+
+// The in-memory half of every store: collections, secondary indexes and transactions with an
+// undo log. The file-backed store extends it with the journal; unit tests can use it alone.
+export class MemoryStore implements Store {
+  protected collections = new Map<string, Map<string, StoredRecord>>();
+  private indexes = new Map<string, Index[]>();
+  private depth = 0;
+  private commitListeners = new Set<(ops: readonly Op[]) => void>();
+  private pendingOps: Op[] = [];
+  private undo: Array<() => void> = [];
+
+  get<T extends StoredRecord>(collection: string, id: string): T | undefined {
+    return this.collections.get(collection)?.get(id) as T | undefined;
+  }
+
+  *all<T extends StoredRecord>(collection: string): IterableIterator<T> {
+    const c = this.collections.get(collection);
+    if (c) yield* c.values() as IterableIterator<T>;
+  }
+
+  count(collection: string): number {
+    return this.collections.get(collection)?.size ?? 0;
+  }
+
+  defineIndex<T extends StoredRecord>(spec: IndexSpec<T>): void {
+    const index: Index = { spec: spec as unknown as IndexSpec<StoredRecord>, entries: new Map(), keyOf: new Map() };
+    const list = this.indexes.get(spec.collection) ?? [];
+    list.push(index);
+    this.indexes.set(spec.collection, list);
+    for (const record of this.all(spec.collection)) this.fileInIndex(index, record);
+  }
+
+  byIndex<T extends StoredRecord>(collection: string, name: string, key: string): T[] {
+    const index = this.indexes.get(collection)?.find((i) => i.spec.name === name);
+    if (!index) throw new Error(`no index ${collection}.${name}`);
+    const ids = index.entries.get(key) ?? [];
+    const c = this.collections.get(collection)!;
+    return ids.map((id) => c.get(id) as T);
+  }
+
+  transaction<R>(fn: (tx: Transaction) => R): R {
+    // Nested calls join the outer transaction: a domain function that writes can be called
+    // alone or from a bigger operation, and the bigger one still commits once.
+    this.depth++;
+    const undoMark = this.undo.length;
+    const opsMark = this.pendingOps.length;
+    try {
+      const result = fn(this.tx);
+      if (result instanceof Promise) throw new Error('store transactions must be synchronous');
+      this.depth--;
+      if (this.depth === 0) this.commit();
+      return result;
+    } catch (err) {
+      this.depth--;
+      while (this.undo.length > undoMark) this.undo.pop()!();
+      this.pendingOps.length = opsMark;
+      throw err;
+    }
+  }
+
+  /** Called with the ops of every committed transaction (the webhook engine schedules from it). */
+  onCommit(listener: (ops: readonly Op[]) => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
+
+  async flush(): Promise<void> {}
+  async close(): Promise<void> {}
+
+  /** Persists the ops of one committed transaction; the file store writes them to its journal. */
+  protected persist(_ops: Op[]): void {}
+
+  /** Applies an op without journaling it (loading a snapshot or replaying the journal). */
+  protected apply(op: Op): void {
+    if (op.v) this.set(op.c, op.v);
+    else this.remove(op.c, op.id);
+  }
+
+  private readonly tx: Transaction = {
+    put: <T extends StoredRecord>(collection: string, record: T): T => {
+      const previous = this.get(collection, record.id);
+      this.set(collection, record);
+      this.undo.push(() => (previous ? this.set(collection, previous) : this.remove(collection, record.id)));
+      this.pendingOps.push({ c: collection, id: record.id, v: record });
+      return record;
+    },
+    delete: (collection: string, id: string): void => {
+      const previous = this.get(collection, id);
+      if (!previous) return;
+      this.remove(collection, id);
+      this.undo.push(() => this.set(collection, previous));
+      this.pendingOps.push({ c: collection, id });
+    },
+  };
+
+  private commit(): void {
+    const ops = this.pendingOps;
+    try {
+      if (ops.length > 0) this.persist(ops);
+    } catch (err) {
+      // The disk refused the write: memory must not keep what the journal does not have.
+      while (this.undo.length > 0) this.undo.pop()!();
+      throw err;
+    } finally {
+      this.pendingOps = [];
+      this.undo = [];
+    }
+    for (const listener of this.commitListeners) listener(ops);
+  }
+
+  private set(collection: string, record: StoredRecord): void {
+    let c = this.collections.get(collection);
+    if (!c) this.collections.set(collection, (c = new Map()));
+    c.set(record.id, record);
+    for (const index of this.indexes.get(collection) ?? []) this.fileInIndex(index, record);
+  }
+
+  private remove(collection: string, id: string): void {
+    this.collections.get(collection)?.delete(id);
+    for (const index of this.indexes.get(collection) ?? []) this.unfile(index, id);
+  }
+
+  private fileInIndex(index: Index, record: StoredRecord): void {
+    const key = index.spec.key(record);
+    const old = index.keyOf.get(record.id);
+    if (old === key) return;
+    if (old !== undefined) this.unfile(index, record.id);
+    if (key === undefined) return;
+    let ids = index.entries.get(key);
+    if (!ids) index.entries.set(key, (ids = []));
+    ids.push(record.id);
+    index.keyOf.set(record.id, key);
+  }
+
+  private unfile(index: Index, id: string): void {
+    const key = index.keyOf.get(id);
+    if (key === undefined) return;
+    const ids = index.entries.get(key)!;
+    const at = ids.lastIndexOf(id);
+    if (at >= 0) ids.splice(at, 1);
+    if (ids.length === 0) index.entries.delete(key);
+    index.keyOf.delete(id);
+  }
+}

@@ -1,0 +1,34 @@
+// The store interface every domain module writes through. Records live in named collections
+// keyed by id. Writes happen inside a transaction: they are visible at once to the code that
+// made them, and reach disk as one journal line at commit, so a crash keeps all of a
+// transaction or none of it.
+
+export type StoredRecord = { id: string } & Record<string, unknown>;
+
+export interface Transaction {
+  put<T extends StoredRecord>(collection: string, record: T): T;
+  delete(collection: string, id: string): void;
+}
+
+export interface IndexSpec<T> {
+  collection: string;
+  name: string;
+  /** The key the record is filed under; undefined leaves it out of the index. */
+  key: (record: T) => string | undefined;
+}
+
+export interface Store {
+  get<T extends StoredRecord>(collection: string, id: string): T | undefined;
+  all<T extends StoredRecord>(collection: string): IterableIterator<T>;
+  count(collection: string): number;
+  /** Declares a secondary index; records are listed in the order they were first written. */
+  defineIndex<T extends StoredRecord>(spec: IndexSpec<T>): void;
+  /** Records filed under `key`, oldest first (insertion order). */
+  byIndex<T extends StoredRecord>(collection: string, index: string, key: string): T[];
+  /** Runs `fn` in a transaction and commits it; if `fn` throws, its writes are undone. */
+  transaction<R>(fn: (tx: Transaction) => R): R;
+  onCommit(listener: (ops: readonly { c: string; id: string; v?: StoredRecord }[]) => void): () => void;
+  /** Writes a compact snapshot and empties the journal. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,55 @@
+import chalk from 'chalk';
+import { consoleLogger, startEmulator } from '../../../../emulator/server.js';
+import type { StartOptions } from './start.js';
+
+export async function run(opts: StartOptions): Promise<void> {
+  const emulator = await startEmulator({
+    port: opts.port,
+    host: opts.host,
+    dataDir: opts.dataDir,
+    fixtures: opts.fixtures,
+    clock: opts.clock,
+    rateLimit: opts.rateLimit,
+    logRequests: !opts.quiet,
+    logger: consoleLogger,
+    fsync: opts.fsync,
+    config: {
+      latencyMs: opts.latency,
+      payoutResolveMs: opts.payoutDelay,
+      payoutOutcome: opts.payoutOutcome,
+      momoClearMs: opts.momoDelay,
+      webhookTimeoutMs: opts.webhookTimeout,
+    },
+  });
+  const info = emulator.readyInfo();
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(info)}\n`);
+  } else {
+    const testKey = info.keys.find((k) => k.environment === 'test' && !k.revoked && k.scopes.length >= 10);
+    const lines = [
+      `${chalk.bold('svc emulator')} ready ${chalk.dim(`(clock: ${opts.clock}, rate limit: ${opts.rateLimit ? `${opts.rateLimit.limit}/${opts.rateLimit.windowMs}ms` : 'off'})`)}`,
+      `  API       ${chalk.cyan(info.base_url)}`,
+      `  Checkout  ${chalk.cyan(info.checkout_url)}`,
+      `  Data dir  ${info.data_dir}`,
+    ];
+    if (testKey) lines.push(`  Test key  ${chalk.yellow(testKey.key)} ${chalk.dim(`(${testKey.name}, ${testKey.merchant_id}, all scopes)`)}`);
+    lines.push(chalk.dim('  All keys: svc emulator keys · Stop: Ctrl-C'));
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (!opts.json) process.stderr.write(`\n${signal}: finishing requests and flushing the store…\n`);
+    emulator.close().then(
+      () => process.exit(0),
+      (err) => {
+        process.stderr.write(`shutdown failed: ${(err as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}

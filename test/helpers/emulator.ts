@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/server.js';
+
+// Starts a real emulator on a free loopback port with its own data dir. Tests talk to it
+// over HTTP only; `services` is exposed for seeding and clock control, never for assertions
+// that the HTTP surface could make.
+
+export const KEYS = {
+  acmeTest: 'svc_test_acme0all0scopes0000000000001',
+  acmeLive: 'svc_live_acme0all0scopes0000000000001',
+  acmeReadOnly: 'svc_test_acme0read0only00000000000001',
+  acmeRevoked: 'svc_test_acme0revoked000000000000001',
+  acmeStation: 'svc_test_acme0station0seven000000001',
+  globexTest: 'svc_test_globex0all0scopes000000000001',
+  globexLive: 'svc_live_globex0all0scopes000000000001',
+} as const;
+
+export const silentLogger = { info() {}, warn() {}, notice() {} };
+
+export interface TestEmulator extends RunningEmulator {
+  request(method: string, path: string, opts?: RequestOptions): Promise<ApiResponse>;
+  /** Closes the emulator and removes its data dir (unless keepData). */
+  stop(opts?: { keepData?: boolean }): Promise<void>;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  body?: unknown;
+  /** Sent as-is instead of JSON-encoding `body`. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  idempotencyKey?: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export function tempDir(prefix = 'svc-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+  const dataDir = options.dataDir ?? tempDir();
+  const emulator = await startEmulator({ port: 0, rateLimit: null, logger: silentLogger, clock: 'manual', ...options, dataDir });
+  return {
+    ...emulator,
+    request: (method, path, opts = {}) => request(emulator.baseUrl, method, path, opts),
+    async stop({ keepData = false } = {}) {
+      await emulator.close();
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function request(baseUrl: string, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...opts.headers };
+  const key = opts.key === undefined ? KEYS.acmeTest : opts.key;
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  if (opts.idempotencyKey !== undefined) headers['x-idempotency-key'] = opts.idempotencyKey;
+  let body: string | undefined = opts.rawBody;
+  if (body === undefined && opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const res = await fetch(baseUrl + path, { method, headers, body });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+let counter = 0;
+/** A fresh idempotency key. */
+export const idem = (label = 'k') => `${label}-${process.pid}-${Date.now()}-${++counter}`;
