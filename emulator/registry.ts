@@ -1,5 +1,6 @@
 import type { RouteDef } from './gateway/route.js';
 import type { Services } from './services.js';
+import type { ControlRoute } from './control/route.js';
 import { defineKeyIndexes } from './resources/merchants/records.js';
 import { defineOutboxIndexes } from './resources/events/outbox.js';
 import { defineEndpointIndexes } from './resources/webhook-endpoints/domain.js';
@@ -14,7 +15,11 @@ import { paymentRoutes } from './resources/payments/routes.js';
 
 export interface ResourceModule {
   name: string;
+  /** Merchant routes under /v1, mounted through the gateway. */
   routes: RouteDef[];
+  /** Emulator-only dashboard actions, mounted under /_emulator (control/router.ts). */
+  control?: ControlRoute[];
+  /** Declares store indexes and registers hooks; runs once at start, before fixtures load. */
   setup?(services: Services): void;
 }
 
@@ -27,3 +32,4 @@ export const resources: ResourceModule[] = [
 ];
 
 export const allRoutes = (): RouteDef[] => resources.flatMap((r) => r.routes);
+export const resourceControlRoutes = (): ControlRoute[] => resources.flatMap((r) => r.control ?? []);

@@ -3,6 +3,8 @@ import type { Services } from '../services.js';
 import { ApiError } from '../schema/errors.js';
 import { describeZodError, sendError, sendJson, successBody } from '../gateway/envelope.js';
 import { controlRoutes } from './routes.js';
+import { resourceControlRoutes } from '../registry.js';
+import type { ControlRoute } from './route.js';
 
 // The emulator's control API: what the spec puts on a dashboard or phone (payees, cards,
 // top-ups, approvals, redelivery, the OTP inbox) plus the clock. It lives outside /v1, answers
@@ -20,7 +22,8 @@ export function controlRouter(services: Services): Router {
     }
     next();
   });
-  for (const route of controlRoutes) {
+  const routes: ControlRoute[] = [...controlRoutes, ...resourceControlRoutes()];
+  for (const route of routes) {
     router[route.method](route.path, (req: Request, res: Response) => {
       try {
         let body: unknown = req.body ?? {};
