@@ -4,6 +4,7 @@ import type { Services } from './services.js';
 import { SCOPES } from './schema/common.js';
 import { API_KEYS, KEY_PATTERN, MERCHANTS, sha256, type KeyRecord, type MerchantRecord } from './resources/merchants/records.js';
 import { hashPin } from './resources/merchants/pin.js';
+import { credit } from './resources/wallets/domain.js';
 
 // Fixtures seed a fresh data dir: merchants and their keys, service users, and what the
 // dashboard would otherwise have set up (payees, cards, wallet balances). A data dir that
@@ -114,9 +115,8 @@ export function seed(services: Services, fixtures: FixtureFile): void {
         });
         if (!k.key.startsWith(`svc_${k.environment}_`)) throw new Error(`fixture key ${k.name}: prefix does not match environment ${k.environment}`);
       }
-      for (const w of m.wallets) {
-        tx.put('wallets', { id: `${m.id}:${w.environment}:${w.currency}`, merchant_id: m.id, environment: w.environment, currency: w.currency, balance: w.balance });
-      }
+      // Opening balances go through the ledger, so balance == sum(entries) from the start.
+      for (const w of m.wallets) if (w.balance > 0) credit(services, tx, { merchantId: m.id, environment: w.environment, currency: w.currency }, w.balance, 'fixture');
       for (const p of m.payees) tx.put('payees', { ...p, merchant_id: m.id, created_at: createdAt });
       for (const g of m.gift_card_wallets) tx.put('gift_card_wallets', { ...g, merchant_id: m.id });
       for (const f of m.fleet_cards) tx.put('fleet_cards', { ...f, merchant_id: m.id });

@@ -9,6 +9,7 @@ import { defineLinkIndexes } from './resources/payment-links/domain.js';
 import { paymentLinkRoutes } from './resources/payment-links/routes.js';
 import { definePaymentIndexes } from './resources/payments/domain.js';
 import { paymentRoutes } from './resources/payments/routes.js';
+import { defineWalletIndexes } from './resources/wallets/domain.js';
 
 // Every resource of the emulator, in one list: its merchant routes and the store indexes it
 // needs. The server mounts these routes through the gateway; the OpenAPI generator reads them.
@@ -29,6 +30,7 @@ export const resources: ResourceModule[] = [
   { name: 'events', routes: [], setup: defineOutboxIndexes },
   { name: 'payment-links', routes: paymentLinkRoutes, setup: defineLinkIndexes },
   { name: 'payments', routes: paymentRoutes, setup: definePaymentIndexes },
+  { name: 'wallets', routes: [], setup: defineWalletIndexes },
 ];
 
 export const allRoutes = (): RouteDef[] => resources.flatMap((r) => r.routes);

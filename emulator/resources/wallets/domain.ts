@@ -1,0 +1,91 @@
+import type { Services } from '../../services.js';
+import type { StoredRecord, Transaction } from '../../store/store.js';
+import { ApiError } from '../../schema/errors.js';
+import { newId } from '../../ids.js';
+import type { Environment } from '../merchants/records.js';
+import { onPaymentSettled } from '../payments/domain.js';
+
+// Merchant wallets: one balance per merchant (or sub-merchant), environment and currency, in
+// minor units. Every change is a ledger entry written in the same transaction as the balance,
+// so `balance == sum(entries)` always holds and money is never created or lost. A debit that
+// would go below zero is refused with 422 INSUFFICIENT_FUNDS; balances are never negative.
+
+export const WALLETS = 'wallets';
+export const WALLET_ENTRIES = 'wallet_entries';
+
+export interface WalletRecord extends StoredRecord {
+  id: string;
+  merchant_id: string;
+  environment: Environment;
+  currency: string;
+  balance: number;
+}
+
+export interface WalletEntryRecord extends StoredRecord {
+  id: string;
+  wallet_id: string;
+  /** Positive for a credit, negative for a debit. */
+  amount: number;
+  /** What moved the money: payment, payout, payout_reversal, payroll_line, top_up, fixture. */
+  reason: string;
+  /** The id of the record that caused it (payment, payout, payroll line). */
+  ref: string | null;
+  created_at: string;
+}
+
+export interface WalletScope {
+  merchantId: string;
+  environment: Environment;
+  currency: string;
+}
+
+export const walletId = (s: WalletScope) => `${s.merchantId}:${s.environment}:${s.currency}`;
+
+export function defineWalletIndexes(services: Pick<Services, 'store'>): void {
+  services.store.defineIndex<WalletRecord>({ collection: WALLETS, name: 'by_owner', key: (w) => w.merchant_id });
+  services.store.defineIndex<WalletEntryRecord>({ collection: WALLET_ENTRIES, name: 'by_wallet', key: (e) => e.wallet_id });
+  // Settled link payments and completed charges credit the merchant, or the sub-merchant the
+  // link names, in the same transaction as the payment.
+  onPaymentSettled((s, tx, payment) => {
+    if (payment.status !== 'completed') return;
+    const owner = payment.sub_merchant_id ?? payment.merchant_id;
+    credit(s, tx, { merchantId: owner, environment: payment.environment, currency: payment.currency }, payment.amount, 'payment', payment.id);
+  });
+}
+
+export function balanceOf(services: Pick<Services, 'store'>, scope: WalletScope): number {
+  return services.store.get<WalletRecord>(WALLETS, walletId(scope))?.balance ?? 0;
+}
+
+/** All wallets of a merchant (or sub-merchant). */
+export function walletsOf(services: Pick<Services, 'store'>, merchantId: string): WalletRecord[] {
+  return services.store.byIndex<WalletRecord>(WALLETS, 'by_owner', merchantId);
+}
+
+function move(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, scope: WalletScope, amount: number, reason: string, ref: string | null): WalletRecord {
+  if (!Number.isSafeInteger(amount)) throw new Error(`wallet amounts are integers in minor units, got ${amount}`);
+  const id = walletId(scope);
+  const wallet = services.store.get<WalletRecord>(WALLETS, id) ?? {
+    id,
+    merchant_id: scope.merchantId,
+    environment: scope.environment,
+    currency: scope.currency,
+    balance: 0,
+  };
+  const balance = wallet.balance + amount;
+  if (balance < 0) {
+    throw new ApiError(
+      'INSUFFICIENT_FUNDS',
+      `The ${scope.environment} ${scope.currency} wallet holds ${wallet.balance} (minor units); ${-amount} is needed.`,
+    );
+  }
+  tx.put<WalletEntryRecord>(WALLET_ENTRIES, { id: newId('wle'), wallet_id: id, amount, reason, ref, created_at: services.stamps.next() });
+  return tx.put<WalletRecord>(WALLETS, { ...wallet, balance });
+}
+
+export const credit = (s: Pick<Services, 'store' | 'stamps'>, tx: Transaction, scope: WalletScope, amount: number, reason: string, ref: string | null = null) =>
+  move(s, tx, scope, Math.abs(amount), reason, ref);
+
+/** Throws 422 INSUFFICIENT_FUNDS rather than going below zero. */
+export const debit = (s: Pick<Services, 'store' | 'stamps'>, tx: Transaction, scope: WalletScope, amount: number, reason: string, ref: string | null = null) =>
+  move(s, tx, scope, -Math.abs(amount), reason, ref);
