@@ -80,7 +80,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     latencyMs: 0,
     ...options.config,
   };
-  const services: Services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, bus: new EventBus() };
+  const services: Services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, bus: new EventBus(), hooks: { paymentSettled: [] } };
 
   for (const r of resources) r.setup?.(services);
   if (store.count('merchants') === 0) seed(services, readFixtures(options.fixtures ?? DEFAULT_FIXTURES));

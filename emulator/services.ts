@@ -1,5 +1,6 @@
 import type { EmulatorClock } from './clock.js';
-import type { Store } from './store/store.js';
+import type { Store, Transaction } from './store/store.js';
+import type { PaymentRecord } from './resources/payments/domain.js';
 import type { Timestamps } from './ids.js';
 import type { Environment, KeyRecord, MerchantRecord } from './resources/merchants/records.js';
 
@@ -11,8 +12,15 @@ export interface Services {
   stamps: Timestamps;
   config: EmulatorConfig;
   log: Logger;
-  /** Called after a transaction that emitted events commits; the webhook engine listens. */
+  /** In-process notifications (the webhook engine and the live stream listen). */
   bus: EventBus;
+  /** Reactions other modules register at setup, run inside the transaction that caused them. */
+  hooks: Hooks;
+}
+
+export interface Hooks {
+  /** A payment reached `completed` or `failed` (wallets credit the merchant here). */
+  paymentSettled: Array<(tx: Transaction, payment: PaymentRecord) => void>;
 }
 
 export interface EmulatorConfig {

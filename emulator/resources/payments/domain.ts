@@ -65,7 +65,7 @@ export interface NewPayment {
   idempotencyKey?: string;
 }
 
-type SettleServices = Pick<Services, 'store' | 'stamps' | 'clock'>;
+type SettleServices = Pick<Services, 'store' | 'stamps' | 'clock' | 'hooks'>;
 
 /** Creates a payment; if it is already final, applies its effects (see `applyOutcome`). */
 export function createPayment(services: SettleServices, tx: Transaction, input: NewPayment): PaymentRecord {
@@ -104,17 +104,13 @@ export function applyOutcome(services: SettleServices, tx: Transaction, payment:
       });
     }
   }
-  for (const hook of settlementHooks) hook(services, tx, settled);
+  for (const hook of services.hooks.paymentSettled) hook(tx, settled);
   const data: Record<string, unknown> = { payment: toPublicPayment(settled) };
   if (link) data.link = toPublicLink(link, services.clock.now());
   emitEvent(services, tx, { merchantId: settled.merchant_id, environment: settled.environment }, `payment.${outcome}`, data);
   return settled;
 }
 
-/** Other modules (wallets) register here to react to a settled payment in the same transaction. */
-export type SettlementHook = (services: SettleServices, tx: Transaction, payment: PaymentRecord) => void;
-const settlementHooks: SettlementHook[] = [];
-export const onPaymentSettled = (hook: SettlementHook) => void settlementHooks.push(hook);
 
 export function getOwnPayment(ctx: MerchantContext, id: string): PaymentRecord {
   const p = ctx.store.get<PaymentRecord>(PAYMENTS, id);

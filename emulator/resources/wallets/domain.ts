@@ -3,7 +3,6 @@ import type { StoredRecord, Transaction } from '../../store/store.js';
 import { ApiError } from '../../schema/errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
-import { onPaymentSettled } from '../payments/domain.js';
 
 // Merchant wallets: one balance per merchant (or sub-merchant), environment and currency, in
 // minor units. Every change is a ledger entry written in the same transaction as the balance,
@@ -41,15 +40,15 @@ export interface WalletScope {
 
 export const walletId = (s: WalletScope) => `${s.merchantId}:${s.environment}:${s.currency}`;
 
-export function defineWalletIndexes(services: Pick<Services, 'store'>): void {
+export function defineWalletIndexes(services: Services): void {
   services.store.defineIndex<WalletRecord>({ collection: WALLETS, name: 'by_owner', key: (w) => w.merchant_id });
   services.store.defineIndex<WalletEntryRecord>({ collection: WALLET_ENTRIES, name: 'by_wallet', key: (e) => e.wallet_id });
   // Settled link payments and completed charges credit the merchant, or the sub-merchant the
   // link names, in the same transaction as the payment.
-  onPaymentSettled((s, tx, payment) => {
+  services.hooks.paymentSettled.push((tx, payment) => {
     if (payment.status !== 'completed') return;
     const owner = payment.sub_merchant_id ?? payment.merchant_id;
-    credit(s, tx, { merchantId: owner, environment: payment.environment, currency: payment.currency }, payment.amount, 'payment', payment.id);
+    credit(services, tx, { merchantId: owner, environment: payment.environment, currency: payment.currency }, payment.amount, 'payment', payment.id);
   });
 }
 
