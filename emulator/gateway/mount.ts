@@ -25,7 +25,8 @@ export function mountRoutes(app: Express, routes: RouteDef[], gateway: Gateway):
   }
 }
 
-function authenticate(services: Services, header: string | undefined): { key: KeyRecord; merchant: MerchantRecord } {
+/** The gateway's key check, also used by the emulator's live stream. */
+export function authenticate(services: Services, header: string | undefined): { key: KeyRecord; merchant: MerchantRecord } {
   if (!header) throw new ApiError('UNAUTHORIZED', 'Missing Authorization header; send "Authorization: Bearer <API key>".');
   const m = /^Bearer (\S+)$/.exec(header);
   if (!m) throw new ApiError('UNAUTHORIZED', 'Malformed Authorization header; expected "Bearer <API key>".');
