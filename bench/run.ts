@@ -1,0 +1,101 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CONNECTIONS } from './lib/load.js';
+import { formatTable, type JudgedTarget } from './lib/table.js';
+import type { BenchContext, Row, Scenario } from './lib/types.js';
+import { emulator } from './scenarios/emulator.js';
+import { references } from './scenarios/references.js';
+
+// `npm run bench`: builds, then measures everything in one run on this machine and prints
+// ONE table on stdout (progress goes to stderr). Not a test: nothing here asserts; targets
+// are printed as PASS/FAIL beside the numbers, and the exit code is 1 if any fails.
+//
+// Layout
+//   bench/run.ts              this file: runs SCENARIOS in order, judges targets, prints the
+//                             table, writes bench/results/latest.json (git-ignored)
+//   bench/scenarios/<name>.ts one module per group of rows; exports a `Scenario`:
+//                             { name, run(ctx) => Promise<Row[]>, targets?: Target[] }
+//   bench/lib/types.ts        Row, Target, Scenario, BenchContext
+//   bench/lib/load.ts         the load generator (undici Pool, 10 connections, pipelining 1,
+//                             warm-up then a fixed measured time, p50/p99/max, status checks)
+//   bench/lib/child.ts        starts a server as a child process and waits for its JSON ready line
+//   bench/lib/seed.ts         seeds an emulator data dir with N payments through FileStore
+//   bench/lib/rows.ts         a Row from a load result; reusable targets (rate ratio, ms limit)
+//   bench/servers/*.ts        the reference servers (bare express 5; express 5 + zod)
+//
+// Adding rows: write bench/scenarios/<name>.ts exporting a Scenario, add it to SCENARIOS.
+// Its rows get stable ids ("<scenario>.<what>.<variant>"); its targets may refer to any row
+// id, including other scenarios' (a missing row makes the target "n/a" and FAIL). Servers run
+// in child processes on loopback only; a scenario stops what it starts, in a finally.
+//
+// Knobs (environment): BENCH_WARMUP_MS (default 2000) and BENCH_MEASURE_MS (default 6000)
+// per load row; keep the whole run around two minutes.
+
+const SCENARIOS: Scenario[] = [references, emulator];
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+async function main(): Promise<number> {
+  const tmpDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const ctx: BenchContext = {
+    root,
+    tmpDir,
+    warmupMs: Number(process.env.BENCH_WARMUP_MS ?? 2000),
+    measureMs: Number(process.env.BENCH_MEASURE_MS ?? 6000),
+    log: (m) => process.stderr.write(`bench: ${m}\n`),
+  };
+  const started = performance.now();
+  const rows: Row[] = [];
+  const failures: string[] = [];
+  try {
+    for (const scenario of SCENARIOS) {
+      try {
+        rows.push(...(await scenario.run(ctx)));
+      } catch (err) {
+        failures.push(`${scenario.name}: ${(err as Error).stack ?? String(err)}`);
+        ctx.log(`scenario ${scenario.name} failed: ${(err as Error).message}`);
+      }
+    }
+  } finally {
+    rmSync(tmpDir, { recursive: true, force: true });
+  }
+
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const judged: JudgedTarget[] = SCENARIOS.flatMap((s) => s.targets ?? []).map((target) => ({ target, result: target.check(byId) }));
+  const seconds = (performance.now() - started) / 1000;
+  const machine = `${cpus()[0]?.model ?? 'unknown cpu'} ×${availableParallelism()}, node ${process.version}`;
+
+  process.stdout.write(
+    `svc bench — ${new Date().toISOString()} — ${machine}\n` +
+      `load: ${CONNECTIONS} connections, pipelining 1, ${ctx.warmupMs} ms warm-up + ${ctx.measureMs} ms measured per row; emulator run with --rate-limit off\n\n` +
+      `${formatTable(rows, judged)}\n\n` +
+      `${judged.filter((j) => j.result?.pass).length}/${judged.length} targets pass; whole run ${seconds.toFixed(0)} s\n`,
+  );
+  for (const f of failures) process.stderr.write(`\nscenario failed: ${f}\n`);
+
+  const resultsDir = join(root, 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(
+    join(resultsDir, 'latest.json'),
+    `${JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        machine,
+        connections: CONNECTIONS,
+        warmup_ms: ctx.warmupMs,
+        measure_ms: ctx.measureMs,
+        duration_s: Math.round(seconds),
+        rows,
+        targets: judged.map((j) => ({ row: j.target.row, target: j.target.text, measured: j.result?.actual ?? null, pass: j.result?.pass ?? false })),
+        failures,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  return failures.length > 0 || judged.some((j) => !j.result?.pass) ? 1 : 0;
+}
+
+process.exitCode = await main();
