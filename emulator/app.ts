@@ -9,6 +9,7 @@ import { RateLimiter, type RateLimitConfig } from './gateway/rate-limit.js';
 import { maskSecret, type KeyRecord } from './resources/merchants/records.js';
 import { allRoutes } from './registry.js';
 import { controlRouter } from './control/router.js';
+import { watchEventLoop } from './control/metrics.js';
 
 // The HTTP layer: it only translates. Trace ids, body parsing, the merchant routes (through
 // the gateway), the control API, and the envelope for everything that falls through.
@@ -51,6 +52,8 @@ export function createApp(services: Services, options: AppOptions) {
   const gateway: Gateway = { services, limiter: new RateLimiter(options.rateLimit), ledger: new IdempotencyLedger(services) };
   mountRoutes(app, allRoutes(), gateway);
   app.use('/_emulator', controlRouter(services));
+  // Stalls are recorded from the start, not from the first GET /_emulator/metrics.
+  watchEventLoop(services);
 
   app.use((req: Request, res: Response) => {
     sendJson(res, 404, errorBody('NOT_FOUND', `No route ${req.method} ${req.path}.`));

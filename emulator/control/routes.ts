@@ -3,6 +3,7 @@ import { parseDuration } from '../clock.js';
 import { invalid } from '../schema/errors.js';
 import { listKeys } from '../fixtures.js';
 import { defineControl, type ControlRoute } from './route.js';
+import { metricsRoutes } from './metrics.js';
 
 // Control routes, one list. Resources add theirs here (payees, cards, approvals, deliveries).
 
@@ -50,4 +51,5 @@ export const controlRoutes: ControlRoute[] = [
       return clockState(s);
     },
   }),
+  ...metricsRoutes,
 ];
