@@ -3,6 +3,7 @@ import type { Services } from './services.js';
 import type { ControlRoute } from './control/route.js';
 import { defineKeyIndexes } from './resources/merchants/records.js';
 import { defineOutboxIndexes } from './resources/events/outbox.js';
+import { eventControlRoutes } from './resources/events/control.js';
 import { defineEndpointIndexes } from './resources/webhook-endpoints/domain.js';
 import { webhookEndpointRoutes } from './resources/webhook-endpoints/routes.js';
 import { defineLinkIndexes } from './resources/payment-links/domain.js';
@@ -27,7 +28,7 @@ export interface ResourceModule {
 export const resources: ResourceModule[] = [
   { name: 'merchants', routes: [], setup: defineKeyIndexes },
   { name: 'webhook-endpoints', routes: webhookEndpointRoutes, setup: defineEndpointIndexes },
-  { name: 'events', routes: [], setup: defineOutboxIndexes },
+  { name: 'events', routes: [], control: eventControlRoutes, setup: defineOutboxIndexes },
   { name: 'payment-links', routes: paymentLinkRoutes, setup: defineLinkIndexes },
   { name: 'payments', routes: paymentRoutes, setup: definePaymentIndexes },
   { name: 'wallets', routes: [], setup: defineWalletIndexes },

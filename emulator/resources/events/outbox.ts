@@ -49,6 +49,7 @@ export interface DeliveryRecord extends StoredRecord {
 export function defineOutboxIndexes(services: Pick<Services, 'store'>): void {
   services.store.defineIndex<EventRecord>({ collection: EVENTS, name: 'by_scope', key: (e) => `${e.merchant_id}:${e.environment}` });
   services.store.defineIndex<DeliveryRecord>({ collection: DELIVERIES, name: 'by_endpoint', key: (d) => d.endpoint_id });
+  services.store.defineIndex<DeliveryRecord>({ collection: DELIVERIES, name: 'by_event', key: (d) => d.event_id });
   services.store.defineIndex<DeliveryRecord>({ collection: DELIVERIES, name: 'pending', key: (d) => (d.status === 'pending' ? 'pending' : undefined) });
 }
 
