@@ -11,6 +11,17 @@ import { paymentLinkRoutes } from './resources/payment-links/routes.js';
 import { definePaymentIndexes } from './resources/payments/domain.js';
 import { paymentRoutes } from './resources/payments/routes.js';
 import { defineWalletIndexes } from './resources/wallets/domain.js';
+import { defineUserIndexes } from './resources/users/domain.js';
+import { userControlRoutes } from './resources/users/control.js';
+import { mandateRoutes } from './resources/mandates/routes.js';
+import { mandateControlRoutes } from './resources/mandates/control.js';
+import { defineChargeIndexes } from './resources/charges/domain.js';
+import { chargeRoutes } from './resources/charges/routes.js';
+import { defineSubMerchantIndexes } from './resources/sub-merchants/domain.js';
+import { subMerchantRoutes } from './resources/sub-merchants/routes.js';
+import { subMerchantControlRoutes } from './resources/sub-merchants/control.js';
+import { payrollRoutes } from './resources/payroll/routes.js';
+import { payrollControlRoutes } from './resources/payroll/control.js';
 
 // Every resource of the emulator, in one list: its merchant routes and the store indexes it
 // needs. The server mounts these routes through the gateway; the OpenAPI generator reads them.
@@ -32,6 +43,11 @@ export const resources: ResourceModule[] = [
   { name: 'payment-links', routes: paymentLinkRoutes, setup: defineLinkIndexes },
   { name: 'payments', routes: paymentRoutes, setup: definePaymentIndexes },
   { name: 'wallets', routes: [], setup: defineWalletIndexes },
+  { name: 'users', routes: [], control: userControlRoutes, setup: defineUserIndexes },
+  { name: 'mandates', routes: mandateRoutes, control: mandateControlRoutes },
+  { name: 'charges', routes: chargeRoutes, setup: defineChargeIndexes },
+  { name: 'sub-merchants', routes: subMerchantRoutes, control: subMerchantControlRoutes, setup: defineSubMerchantIndexes },
+  { name: 'payroll', routes: payrollRoutes, control: payrollControlRoutes },
 ];
 
 export const allRoutes = (): RouteDef[] => resources.flatMap((r) => r.routes);

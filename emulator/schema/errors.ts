@@ -1,3 +1,5 @@
+import type { Transaction } from '../store/store.js';
+
 // Every error code the emulator can answer with, and its HTTP status. The spec's codes come
 // first; the rest fill "not shown" gaps and are listed in docs/spec-gaps.md.
 export const ERROR_STATUS = {
@@ -36,6 +38,8 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** The one error type domain code throws; the gateway turns it into the envelope. */
 export class ApiError extends Error {
   readonly status: number;
+  /** Writes that stand although the request fails (see CarriesSurvivingWrites in store.ts). */
+  survivingWrites?: (tx: Transaction) => void;
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -43,6 +47,12 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.status = status ?? ERROR_STATUS[code];
+  }
+
+  /** Commits `writes` even though this error undoes the request's transaction. */
+  keeping(writes: (tx: Transaction) => void): this {
+    this.survivingWrites = writes;
+    return this;
   }
 }
 

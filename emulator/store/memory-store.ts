@@ -1,4 +1,4 @@
-import type { IndexSpec, Store, StoredRecord, Transaction } from './store.js';
+import type { CarriesSurvivingWrites, IndexSpec, Store, StoredRecord, Transaction } from './store.js';
 
 export type Op = { c: string; id: string; v?: StoredRecord };
 
@@ -65,6 +65,12 @@ export class MemoryStore implements Store {
       this.depth--;
       while (this.undo.length > undoMark) this.undo.pop()!();
       this.pendingOps.length = opsMark;
+      const survivor = err as CarriesSurvivingWrites | null;
+      if (this.depth === 0 && typeof survivor?.survivingWrites === 'function') {
+        const writes = survivor.survivingWrites;
+        survivor.survivingWrites = undefined;
+        this.transaction(writes);
+      }
       throw err;
     }
   }

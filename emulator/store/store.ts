@@ -10,6 +10,15 @@ export interface Transaction {
   delete(collection: string, id: string): void;
 }
 
+/**
+ * An error thrown out of a transaction may carry writes that must stand although the rest is
+ * undone (a counted wrong PIN or OTP attempt). The outermost transaction commits them in a
+ * transaction of their own after the rollback, then rethrows.
+ */
+export interface CarriesSurvivingWrites {
+  survivingWrites?: (tx: Transaction) => void;
+}
+
 export interface IndexSpec<T> {
   collection: string;
   name: string;

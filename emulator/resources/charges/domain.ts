@@ -1,0 +1,81 @@
+import type { MerchantContext, Services } from '../../services.js';
+import type { Transaction } from '../../store/store.js';
+import { ApiError, invalid } from '../../schema/errors.js';
+import { createPayment, PAYMENTS, toPublicPayment, type PaymentRecord } from '../payments/domain.js';
+import type { Payment } from '../payments/schema.js';
+import { getOwnMandate, type MandateRecord } from '../mandates/domain.js';
+import { debitUser, userBalance, USERS, type UserRecord } from '../users/domain.js';
+import type { CreateCharge } from './schema.js';
+
+// Charges: a draw against a mandate, settled synchronously through createPayment (so the
+// payment shows in the read, the list and the summary, credits the merchant's wallet and
+// fires payment.completed / payment.failed). A decline or an empty customer wallet is a
+// `failed` payment with 201, never an HTTP error: the merchant's billing run reads the status.
+
+const cycleKey = (mandateId: string, key: string) => `${mandateId}\n${key}`;
+
+export function defineChargeIndexes(services: Pick<Services, 'store'>): void {
+  // One charge per mandate and cycle key (the body's idempotency_key).
+  services.store.defineIndex<PaymentRecord>({
+    collection: PAYMENTS,
+    name: 'by_mandate_cycle',
+    key: (p) => (p.mandate_id ? cycleKey(p.mandate_id, p.idempotency_key) : undefined),
+  });
+}
+
+interface Decision {
+  status: 'completed' | 'failed';
+  /** The customer's wallet to debit when the charge completes (wallet rail). */
+  userId?: string;
+}
+
+/**
+ * What the charge does. `outcome` (test only) forces it without touching any wallet, like
+ * simulate on a link. Otherwise the card saved at approval decides (test cards), and the
+ * wallet rail needs the amount in the customer's wallet of this environment. A test mandate
+ * without a saved card or bound wallet charges a simulated customer who always pays.
+ */
+function decide(ctx: MerchantContext, mandate: MandateRecord, amount: number, outcome: CreateCharge['outcome']): Decision {
+  if (outcome) return { status: outcome };
+  if (mandate.rail === 'card') return { status: !mandate.card || mandate.card.outcome === 'succeeds' ? 'completed' : 'failed' };
+  if (!mandate.user_id) return { status: 'completed' };
+  const user = ctx.store.get<UserRecord>(USERS, mandate.user_id)!;
+  return userBalance(user, ctx.environment, mandate.currency) >= amount ? { status: 'completed', userId: user.id } : { status: 'failed' };
+}
+
+export function createCharge(ctx: MerchantContext, input: CreateCharge, tx: Transaction): Payment {
+  const mandate = getOwnMandate(ctx, input.mandate_id);
+  // The cycle key is checked before the mandate's state: a retry of a charge that went
+  // through returns it even if the mandate was revoked since.
+  const [earlier] = ctx.store.byIndex<PaymentRecord>(PAYMENTS, 'by_mandate_cycle', cycleKey(mandate.id, input.idempotency_key));
+  if (earlier) {
+    if (earlier.amount !== input.amount_cents || earlier.currency !== input.currency) {
+      throw new ApiError(
+        'IDEMPOTENCY_CONFLICT',
+        `idempotency_key "${input.idempotency_key}" already charged this mandate ${earlier.amount} ${earlier.currency} (payment ${earlier.id}); use a new key for a new cycle.`,
+      );
+    }
+    return toPublicPayment(earlier);
+  }
+  if (input.outcome !== undefined && ctx.environment === 'live') throw invalid('outcome', 'is accepted for test mandates only');
+  if (input.currency !== mandate.currency) throw invalid('currency', `must equal the mandate's currency (${mandate.currency})`);
+  if (input.amount_cents > mandate.max_amount_cents) throw invalid('amount_cents', `must be at most the mandate's max_amount_cents (${mandate.max_amount_cents})`);
+  if (mandate.status !== 'active') {
+    const why = mandate.status === 'pending' ? 'is pending: the customer has not approved it yet' : 'was revoked';
+    throw new ApiError('MANDATE_NOT_ACTIVE', `Mandate ${mandate.id} ${why}.`);
+  }
+  const decision = decide(ctx, mandate, input.amount_cents, input.outcome);
+  const payment = createPayment(ctx, tx, {
+    merchantId: ctx.merchant.id,
+    environment: ctx.environment,
+    amount: input.amount_cents,
+    currency: mandate.currency,
+    method: mandate.rail,
+    status: decision.status,
+    mandateId: mandate.id,
+    idempotencyKey: input.idempotency_key,
+  });
+  // Checked above, so this cannot fail: the customer pays exactly what the merchant is credited.
+  if (decision.userId) debitUser(ctx, tx, decision.userId, ctx.environment, mandate.currency, input.amount_cents, 'mandate_charge', payment.id);
+  return toPublicPayment(payment);
+}

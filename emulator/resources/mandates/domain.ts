@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import type { MerchantContext, Services } from '../../services.js';
+import type { StoredRecord, Transaction } from '../../store/store.js';
+import { ApiError, invalid, notFound } from '../../schema/errors.js';
+import { newId } from '../../ids.js';
+import type { Environment } from '../merchants/records.js';
+import { cardBrand, cardOutcome, normalizeCardNumber, passesLuhn, type CardOutcome } from '../cards/test-cards.js';
+import { findUserByPhone, type UserRecord } from '../users/domain.js';
+import { normalizePhone } from '../users/phone.js';
+import { checkPin, userPinSubject } from '../users/pin-guard.js';
+import type { CardDetails, CreateMandate, MandatePublic } from './schema.js';
+
+// Mandates: a customer's standing authorization for a merchant to charge them (charges/).
+// A test key's mandate is active at creation; a live one waits in `pending` until the
+// customer approves it — by saving a card on {checkout_url}/mandate/{id}, or with their
+// wallet phone and PIN on {checkout_url}/wallet-mandate/{id}. The approval functions below
+// are what those pages and the control API call; they are the only way to activate a live
+// mandate, so an API key alone never can.
+
+export const MANDATES = 'mandates';
+
+export interface MandateRecord extends StoredRecord {
+  id: string;
+  merchant_id: string;
+  environment: Environment;
+  rail: 'card' | 'wallet';
+  status: MandatePublic['status'];
+  customer_ref: string;
+  currency: 'USD' | 'LRD';
+  max_amount_cents: number;
+  customer_email: string | null;
+  /** Wallet rail: the phone the merchant asked for (E.164), or the one that approved. */
+  customer_phone: string | null;
+  /** Wallet rail: the service user whose wallet charges draw from, once known. */
+  user_id: string | null;
+  /** Card rail: the card saved at approval; `outcome` is what charges on it do. */
+  card: { brand: string; last4: string; exp_month: number; exp_year: number; outcome: CardOutcome } | null;
+  created_at: string;
+  activated_at: string | null;
+  revoked_at: string | null;
+}
+
+/** Composed when shown, so it follows the emulator's address across restarts. */
+export const mandateApprovalUrl = (services: Pick<Services, 'config'>, m: Pick<MandateRecord, 'id' | 'rail'>) =>
+  `${services.config.checkoutUrl}/${m.rail === 'card' ? 'mandate' : 'wallet-mandate'}/${m.id}`;
+
+export function toPublicMandate(services: Pick<Services, 'config'>, m: MandateRecord): MandatePublic {
+  return {
+    id: m.id,
+    rail: m.rail,
+    status: m.status,
+    customer_ref: m.customer_ref,
+    currency: m.currency,
+    max_amount_cents: m.max_amount_cents,
+    customer_email: m.customer_email,
+    customer_phone: m.customer_phone,
+    card: m.card ? { brand: m.card.brand, last4: m.card.last4, exp_month: m.card.exp_month, exp_year: m.card.exp_year } : null,
+    environment: m.environment,
+    approval_url: mandateApprovalUrl(services, m),
+    created_at: m.created_at,
+    activated_at: m.activated_at,
+    revoked_at: m.revoked_at,
+  };
+}
+
+const isoNow = (services: Pick<Services, 'clock'>) => new Date(services.clock.now()).toISOString();
+
+export function createMandate(ctx: MerchantContext, input: CreateMandate, tx: Transaction) {
+  if (input.rail === 'card' && input.currency !== 'USD') throw invalid('currency', 'the card rail takes USD only');
+  if (input.rail === 'card' && input.customer_phone !== undefined) throw invalid('customer_phone', 'is for the wallet rail only');
+  let phone: string | null = null;
+  let user: UserRecord | undefined;
+  if (input.customer_phone !== undefined) {
+    phone = normalizePhone(input.customer_phone) ?? null;
+    if (!phone) throw invalid('customer_phone', 'is not a phone number (E.164, such as +231770000201)');
+    // A test mandate is active at once, so it binds to its wallet now; a live one binds when
+    // the customer approves with this phone and their PIN.
+    if (ctx.environment === 'test') {
+      user = findUserByPhone(ctx, phone);
+      if (!user) throw invalid('customer_phone', 'no service user has this phone (the fixtures seed the test users)');
+    }
+  }
+  const id = newId('mdt');
+  const active = ctx.environment === 'test';
+  const mandate = tx.put<MandateRecord>(MANDATES, {
+    id,
+    merchant_id: ctx.merchant.id,
+    environment: ctx.environment,
+    rail: input.rail,
+    status: active ? 'active' : 'pending',
+    customer_ref: input.customer_ref,
+    currency: input.currency,
+    max_amount_cents: input.max_amount_cents,
+    customer_email: input.customer_email ?? null,
+    customer_phone: phone,
+    user_id: user?.id ?? null,
+    card: null,
+    created_at: ctx.stamps.next(),
+    activated_at: active ? isoNow(ctx) : null,
+    revoked_at: null,
+  });
+  const out: { mandate: MandatePublic; approval_url: string; setup_intent_client_secret?: string } = { mandate: toPublicMandate(ctx, mandate), approval_url: mandateApprovalUrl(ctx, mandate) };
+  if (input.rail === 'card') out.setup_intent_client_secret = `seti_${id.slice(4)}_secret_${randomBytes(18).toString('base64url')}`;
+  return out;
+}
+
+/** A mandate of the caller's merchant and environment; anything else is the same 404. */
+export function getOwnMandate(ctx: MerchantContext, id: string): MandateRecord {
+  const m = ctx.store.get<MandateRecord>(MANDATES, id);
+  if (!m || m.merchant_id !== ctx.merchant.id || m.environment !== ctx.environment) throw notFound('mandate');
+  return m;
+}
+
+/** Revoking stops future charges; revoking again answers the same revoked mandate. */
+export function revokeMandate(ctx: MerchantContext, id: string, tx: Transaction): MandatePublic {
+  const m = getOwnMandate(ctx, id);
+  if (m.status === 'revoked') return toPublicMandate(ctx, m);
+  return toPublicMandate(ctx, tx.put<MandateRecord>(MANDATES, { ...m, status: 'revoked', revoked_at: isoNow(ctx) }));
+}
+
+/** For the approval pages: the mandate behind an approval URL, whoever asks. */
+export function findMandateForApproval(services: Pick<Services, 'store'>, mandateId: string): MandateRecord | undefined {
+  return services.store.get<MandateRecord>(MANDATES, mandateId);
+}
+
+/**
+ * Refuses an approval the mandate cannot take. A live mandate is approved once, while
+ * pending. A test mandate is already active; its page may still save a card or bind a wallet
+ * once, so a developer can exercise decline cards and wallet balances.
+ */
+function approvable(services: Pick<Services, 'store'>, mandateId: string, rail: MandateRecord['rail']): MandateRecord {
+  const m = findMandateForApproval(services, mandateId);
+  if (!m) throw notFound('mandate');
+  if (m.rail !== rail) throw new ApiError('INVALID_STATE', `Mandate ${m.id} is a ${m.rail} mandate; approve it on its ${m.rail} approval page.`);
+  if (m.status === 'revoked') throw new ApiError('INVALID_STATE', `Mandate ${m.id} was revoked; it can no longer be approved.`);
+  const done = rail === 'card' ? m.card !== null : m.user_id !== null;
+  if (m.status === 'active' && (m.environment === 'live' || done)) throw new ApiError('INVALID_STATE', `Mandate ${m.id} is already approved.`);
+  return m;
+}
+
+function checkCard(services: Pick<Services, 'clock'>, card: CardDetails): string {
+  const number = normalizeCardNumber(card.number);
+  if (!passesLuhn(number)) throw invalid('number', 'is not a valid card number');
+  if (!Number.isInteger(card.exp_month) || card.exp_month < 1 || card.exp_month > 12) throw invalid('exp_month', 'must be 1 to 12');
+  const year = card.exp_year < 100 ? 2000 + card.exp_year : card.exp_year;
+  if (!Number.isInteger(year) || year < 2000 || year > 2100) throw invalid('exp_year', 'must be a year such as 2030');
+  // A card is valid through the last day of its expiry month.
+  if (Date.UTC(year, card.exp_month, 1) <= services.clock.now()) throw invalid('exp_year', 'the card has expired');
+  if (!/^\d{3,4}$/.test(card.cvc)) throw invalid('cvc', 'must be 3 or 4 digits');
+  return number;
+}
+
+/** The card approval page: saves the card and activates the mandate. */
+export function approveCardMandate(
+  services: Services,
+  mandateId: string,
+  card: { number: string; exp_month: number; exp_year: number; cvc: string },
+): MandatePublic {
+  return services.store.transaction((tx) => {
+    const m = approvable(services, mandateId, 'card');
+    const number = checkCard(services, card);
+    const saved: MandateRecord['card'] = {
+      brand: cardBrand(number),
+      last4: number.slice(-4),
+      exp_month: card.exp_month,
+      exp_year: card.exp_year < 100 ? 2000 + card.exp_year : card.exp_year,
+      outcome: cardOutcome(number),
+    };
+    return toPublicMandate(services, tx.put<MandateRecord>(MANDATES, { ...m, card: saved, status: 'active', activated_at: m.activated_at ?? isoNow(services) }));
+  });
+}
+
+/**
+ * The wallet app's approval: the customer identifies themselves with phone and PIN, and the
+ * mandate binds to their wallet. Wrong PINs count toward the lockout (users/pin-guard.ts).
+ */
+export function approveWalletMandate(services: Services, mandateId: string, input: { phone: string; pin: string }): MandatePublic {
+  return services.store.transaction((tx) => {
+    const m = approvable(services, mandateId, 'wallet');
+    const phone = normalizePhone(input.phone);
+    if (!phone) throw invalid('phone', 'is not a phone number (E.164, such as +231770000201)');
+    if (m.customer_phone !== null && m.customer_phone !== phone) throw invalid('phone', 'this mandate was requested for another phone number');
+    const user = findUserByPhone(services, phone);
+    if (!user) throw invalid('phone', 'no wallet account has this phone number');
+    checkPin(services, userPinSubject(user.id), user.pin_hash, input.pin);
+    return toPublicMandate(
+      services,
+      tx.put<MandateRecord>(MANDATES, { ...m, user_id: user.id, customer_phone: phone, status: 'active', activated_at: m.activated_at ?? isoNow(services) }),
+    );
+  });
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { IsoTimestamp, MinorUnits, WalletCurrency } from '../../schema/common.js';
+
+export const MandateRail = z.enum(['card', 'wallet']);
+/** pending (waiting for the customer's approval) → active → revoked. docs/spec-gaps.md. */
+export const MandateStatus = z.enum(['pending', 'active', 'revoked']);
+
+export const CreateMandate = z
+  .strictObject({
+    rail: MandateRail,
+    customer_ref: z.string().trim().min(1, 'must not be empty').max(255).meta({ description: "The merchant's own customer id, echoed back" }),
+    currency: WalletCurrency.meta({ description: 'Card rail: USD only. Wallet rail: USD or LRD' }),
+    max_amount_cents: MinorUnits.meta({ description: 'Per-charge cap, minor units' }),
+    customer_email: z.email().max(254).optional().meta({ description: 'For card receipts' }),
+    customer_phone: z
+      .string()
+      .min(1)
+      .max(32)
+      .optional()
+      .meta({ description: "Wallet rail only (emulator addition): the customer's wallet phone. A test mandate binds to that test user at once; a live one can be approved only from that phone" }),
+  })
+  .meta({ id: 'CreateMandate' });
+
+export const SavedCard = z.object({
+  brand: z.string(),
+  last4: z.string(),
+  exp_month: z.int(),
+  exp_year: z.int(),
+});
+
+export const Mandate = z
+  .object({
+    id: z.string(),
+    rail: MandateRail,
+    status: MandateStatus,
+    customer_ref: z.string(),
+    currency: WalletCurrency,
+    max_amount_cents: z.int(),
+    customer_email: z.string().nullable(),
+    customer_phone: z.string().nullable().meta({ description: 'Wallet rail: the phone the mandate is for, or that approved it' }),
+    card: SavedCard.nullable().meta({ description: 'Card rail: the card saved at approval' }),
+    environment: z.enum(['test', 'live']),
+    approval_url: z.string(),
+    created_at: IsoTimestamp,
+    activated_at: IsoTimestamp.nullable(),
+    revoked_at: IsoTimestamp.nullable(),
+  })
+  .meta({ id: 'Mandate' });
+
+export const CreatedMandate = z
+  .object({
+    mandate: Mandate,
+    approval_url: z.string(),
+    setup_intent_client_secret: z.string().optional().meta({ description: 'Card rail only' }),
+  })
+  .meta({ id: 'CreatedMandate' });
+
+export const MandateIdParams = z.object({ id: z.string() });
+
+/** The card the customer types on the approval page (or the CLI sends through the control API). */
+export const CardDetails = z.strictObject({
+  number: z.string().min(1).max(32),
+  exp_month: z.int(),
+  exp_year: z.int(),
+  cvc: z.string().min(1).max(8),
+});
+
+export const WalletApproval = z.strictObject({
+  phone: z.string().min(1).max(32),
+  pin: z.string().min(1).max(12),
+});
+
+export type CreateMandate = z.infer<typeof CreateMandate>;
+export type MandatePublic = z.infer<typeof Mandate>;
+export type CardDetails = z.infer<typeof CardDetails>;

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { IsoTimestamp, MinorUnits, WalletCurrency } from '../../schema/common.js';
+
+export const PAYROLL_MAX_LINES = 500;
+
+export const PayrollLineInput = z.strictObject({
+  external_ref: z.string().trim().min(1, 'must not be empty').max(255).meta({ description: "The merchant's own payee id, for correlation" }),
+  payee_phone: z.string().min(1).max(32).meta({ description: 'Matched to a service user, best effort; a miss never rejects the run' }),
+  label: z.string().max(255).optional().meta({ description: 'Defaults to external_ref' }),
+  amount_cents: MinorUnits,
+});
+
+export const CreatePayrollRun = z
+  .strictObject({
+    currency: WalletCurrency,
+    note: z.string().max(1000).optional(),
+    payments: z
+      .array(PayrollLineInput)
+      .min(1, 'must hold at least one line')
+      .max(PAYROLL_MAX_LINES, `must hold at most ${PAYROLL_MAX_LINES} lines`)
+      .refine((lines) => new Set(lines.map((l) => l.external_ref)).size === lines.length, 'external_ref must be unique within a run'),
+  })
+  .meta({ id: 'CreatePayrollRun' });
+
+/** pending_approval → completed | partial | failed (docs/spec-gaps.md). */
+export const PayrollRunStatus = z.enum(['pending_approval', 'completed', 'partial', 'failed']);
+/** pending → paid | failed (wallet short) | needs_attention (phone matched no user). */
+export const PayrollLineStatus = z.enum(['pending', 'paid', 'failed', 'needs_attention']);
+
+export const PayrollRun = z
+  .object({
+    id: z.string(),
+    status: PayrollRunStatus,
+    currency: WalletCurrency,
+    note: z.string().nullable(),
+    line_count: z.int(),
+    total_amount_cents: z.int(),
+    paid_count: z.int(),
+    paid_amount_cents: z.int(),
+    environment: z.enum(['test', 'live']),
+    created_at: IsoTimestamp,
+    approved_at: IsoTimestamp.nullable(),
+    completed_at: IsoTimestamp.nullable(),
+  })
+  .meta({ id: 'PayrollRun' });
+
+export const PayrollLine = z
+  .object({
+    id: z.string(),
+    external_ref: z.string(),
+    payee_phone: z.string(),
+    label: z.string(),
+    amount_cents: z.int(),
+    status: PayrollLineStatus,
+    failure_reason: z.enum(['no_matching_user', 'insufficient_funds']).nullable(),
+    paid_at: IsoTimestamp.nullable(),
+  })
+  .meta({ id: 'PayrollLine' });
+
+export const PayrollRunWithLines = z
+  .object({ run: PayrollRun, payments: z.array(PayrollLine), approval_url: z.string() })
+  .meta({ id: 'PayrollRunWithLines' });
+
+export const PayrollRunIdParams = z.object({ id: z.string() });
+
+export const PayrollApproval = z.strictObject({ pin: z.string().min(1).max(12) });
+
+export type CreatePayrollRun = z.infer<typeof CreatePayrollRun>;
+export type PayrollRunPublic = z.infer<typeof PayrollRun>;
+export type PayrollLinePublic = z.infer<typeof PayrollLine>;

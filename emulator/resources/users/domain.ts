@@ -1,0 +1,97 @@
+import type { Services } from '../../services.js';
+import type { StoredRecord, Transaction } from '../../store/store.js';
+import { ApiError } from '../../schema/errors.js';
+import { newId } from '../../ids.js';
+import type { Environment } from '../merchants/records.js';
+import { normalizePhone } from './phone.js';
+
+// Service users: the consumers of the service's wallet app, seeded from fixtures. The
+// merchant API never reads them directly; they are reached by phone (payroll lines, wallet
+// mandates, sub-merchant managers). Each user has a wallet per environment and currency, so
+// test traffic never moves live money. Every change is a ledger entry written with the
+// balance, and a balance never goes below zero.
+
+export const USERS = 'users';
+export const USER_WALLET_ENTRIES = 'user_wallet_entries';
+
+export type UserCurrency = 'USD' | 'LRD';
+
+export interface UserRecord extends StoredRecord {
+  id: string;
+  name: string;
+  phone: string;
+  pin_hash: string;
+  wallets: Record<Environment, Partial<Record<UserCurrency, number>>>;
+  /** Set once the phone completed a sub-merchant sign-up ("the phone's account becomes a business account"). */
+  business?: boolean;
+}
+
+export interface UserWalletEntryRecord extends StoredRecord {
+  id: string;
+  user_id: string;
+  environment: Environment;
+  currency: string;
+  /** Positive for a credit, negative for a debit. */
+  amount: number;
+  /** What moved the money: mandate_charge, payroll_line. */
+  reason: string;
+  ref: string | null;
+  created_at: string;
+}
+
+export function defineUserIndexes(services: Pick<Services, 'store'>): void {
+  services.store.defineIndex<UserRecord>({ collection: USERS, name: 'by_phone', key: (u) => normalizePhone(u.phone) });
+  services.store.defineIndex<UserWalletEntryRecord>({ collection: USER_WALLET_ENTRIES, name: 'by_user', key: (e) => e.user_id });
+}
+
+/** The user with this phone (any common spelling of it), if any. */
+export function findUserByPhone(services: Pick<Services, 'store'>, phone: string): UserRecord | undefined {
+  const e164 = normalizePhone(phone);
+  return e164 ? services.store.byIndex<UserRecord>(USERS, 'by_phone', e164)[0] : undefined;
+}
+
+export function userBalance(user: UserRecord, environment: Environment, currency: string): number {
+  return user.wallets[environment]?.[currency as UserCurrency] ?? 0;
+}
+
+function move(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, userId: string, environment: Environment, currency: string, amount: number, reason: string, ref: string | null): UserRecord {
+  if (!Number.isSafeInteger(amount)) throw new Error(`wallet amounts are integers in minor units, got ${amount}`);
+  const user = services.store.get<UserRecord>(USERS, userId);
+  if (!user) throw new Error(`no user ${userId}`);
+  const held = userBalance(user, environment, currency);
+  if (held + amount < 0) {
+    throw new ApiError('INSUFFICIENT_FUNDS', `The customer's ${environment} ${currency} wallet holds ${held} (minor units); ${-amount} is needed.`);
+  }
+  tx.put<UserWalletEntryRecord>(USER_WALLET_ENTRIES, {
+    id: newId('uwe'),
+    user_id: userId,
+    environment,
+    currency,
+    amount,
+    reason,
+    ref,
+    created_at: services.stamps.next(),
+  });
+  const wallets = { ...user.wallets, [environment]: { ...user.wallets[environment], [currency]: held + amount } };
+  return tx.put<UserRecord>(USERS, { ...user, wallets });
+}
+
+export const creditUser = (s: Pick<Services, 'store' | 'stamps'>, tx: Transaction, userId: string, environment: Environment, currency: string, amount: number, reason: string, ref: string | null = null) =>
+  move(s, tx, userId, environment, currency, Math.abs(amount), reason, ref);
+
+/** Throws 422 INSUFFICIENT_FUNDS rather than going below zero. */
+export const debitUser = (s: Pick<Services, 'store' | 'stamps'>, tx: Transaction, userId: string, environment: Environment, currency: string, amount: number, reason: string, ref: string | null = null) =>
+  move(s, tx, userId, environment, currency, -Math.abs(amount), reason, ref);
+
+/** What the control API shows of a user: never the PIN hash. */
+export function toControlUser(services: Pick<Services, 'store'>, user: UserRecord) {
+  const entries = services.store.byIndex<UserWalletEntryRecord>(USER_WALLET_ENTRIES, 'by_user', user.id);
+  return {
+    id: user.id,
+    name: user.name,
+    phone: user.phone,
+    business: user.business ?? false,
+    wallets: user.wallets,
+    entries: entries.map(({ user_id: _u, ...e }) => e),
+  };
+}
