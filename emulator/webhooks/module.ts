@@ -1,0 +1,53 @@
+import type { Express, Request, Response } from 'express';
+import type { Services } from '../services.js';
+import type { ResourceModule } from '../registry.js';
+import { defineWebhookIndexes } from './records.js';
+import { DeliveryEngine } from './engine.js';
+import { StreamHub, STREAM_PATH } from './stream.js';
+import { webhookControlRoutes } from './control.js';
+
+// The webhooks runtime of one emulator: the delivery engine and the live stream. Created at
+// setup (before the app is built, so the stream route can be mounted), started once the
+// server listens, stopped before the store closes.
+
+interface Runtime {
+  engine: DeliveryEngine;
+  hub: StreamHub;
+}
+
+const runtimes = new WeakMap<Services, Runtime>();
+
+function runtime(services: Services): Runtime {
+  const r = runtimes.get(services);
+  if (!r) throw new Error('webhooks: setup() did not run for this emulator');
+  return r;
+}
+
+export const webhooksModule: ResourceModule = {
+  name: 'webhooks',
+  routes: [],
+  control: webhookControlRoutes,
+  setup(services) {
+    defineWebhookIndexes(services);
+    runtimes.set(services, { engine: new DeliveryEngine(services), hub: new StreamHub(services) });
+  },
+  http(app: Express, services: Services) {
+    const { hub } = runtime(services);
+    app.get(STREAM_PATH, (req: Request, res: Response) => hub.handle(req, res));
+  },
+  start(services) {
+    const { engine, hub } = runtime(services);
+    hub.start();
+    engine.start();
+  },
+  async stop(services) {
+    const { engine, hub } = runtime(services);
+    // Streams first (an open stream would keep the HTTP server from closing), then the
+    // engine, which records what finished and aborts the rest while the store is still open.
+    hub.stop();
+    await engine.stop();
+  },
+};
+
+/** The engine of a running emulator (for the control API's status and for tests). */
+export const webhookEngine = (services: Services) => runtime(services).engine;
