@@ -7,7 +7,7 @@ import { mountRoutes, type Gateway } from './gateway/mount.js';
 import { IdempotencyLedger } from './gateway/idempotency.js';
 import { RateLimiter, type RateLimitConfig } from './gateway/rate-limit.js';
 import { maskSecret, type KeyRecord } from './resources/merchants/records.js';
-import { allRoutes } from './registry.js';
+import { allRoutes, resources } from './registry.js';
 import { controlRouter } from './control/router.js';
 import { watchEventLoop } from './control/metrics.js';
 
@@ -52,6 +52,7 @@ export function createApp(services: Services, options: AppOptions) {
   const gateway: Gateway = { services, limiter: new RateLimiter(options.rateLimit), ledger: new IdempotencyLedger(services) };
   mountRoutes(app, allRoutes(), gateway);
   app.use('/_emulator', controlRouter(services));
+  for (const r of resources) r.http?.(app, services); // the live stream (webhooks/stream.ts)
   // Stalls are recorded from the start, not from the first GET /_emulator/metrics.
   watchEventLoop(services);
 

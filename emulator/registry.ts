@@ -1,3 +1,4 @@
+import type { Express } from 'express';
 import type { RouteDef } from './gateway/route.js';
 import type { Services } from './services.js';
 import type { ControlRoute } from './control/route.js';
@@ -23,6 +24,8 @@ import { subMerchantControlRoutes } from './resources/sub-merchants/control.js';
 import { payrollRoutes } from './resources/payroll/routes.js';
 import { payrollControlRoutes } from './resources/payroll/control.js';
 
+import { webhooksModule } from './webhooks/module.js';
+
 // Every resource of the emulator, in one list: its merchant routes and the store indexes it
 // needs. The server mounts these routes through the gateway; the OpenAPI generator reads them.
 
@@ -34,6 +37,12 @@ export interface ResourceModule {
   control?: ControlRoute[];
   /** Declares store indexes and registers hooks; runs once at start, before fixtures load. */
   setup?(services: Services): void;
+  /** HTTP outside /v1 and /_emulator (the live stream); mounted by app.ts before the 404. */
+  http?(app: Express, services: Services): void;
+  /** Background work, started once the server listens (server.ts). */
+  start?(services: Services): void;
+  /** Stops that work on close, before the store closes. */
+  stop?(services: Services): Promise<void>;
 }
 
 export const resources: ResourceModule[] = [
@@ -48,6 +57,8 @@ export const resources: ResourceModule[] = [
   { name: 'charges', routes: chargeRoutes, setup: defineChargeIndexes },
   { name: 'sub-merchants', routes: subMerchantRoutes, control: subMerchantControlRoutes, setup: defineSubMerchantIndexes },
   { name: 'payroll', routes: payrollRoutes, control: payrollControlRoutes },
+  // Delivery engine and live stream: last, so every index they read is defined.
+  webhooksModule,
 ];
 
 export const allRoutes = (): RouteDef[] => resources.flatMap((r) => r.routes);

@@ -101,10 +101,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // The CLI finds a running emulator through this file (see src/cli/config).
   const discovery = resolve(dataDir, 'emulator.json');
   writeFileSync(discovery, JSON.stringify({ ...readyInfo(), pid: process.pid }, null, 2), { mode: 0o600 });
+  for (const r of resources) r.start?.(services); // webhook delivery engine and live stream
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      // Background work first: open streams would hold server.close(), and the webhook
+      // engine records finished attempts while the store is still open.
+      for (const r of [...resources].reverse()) await r.stop?.(services);
       // Stop accepting, let in-flight requests finish, then flush the store.
       await new Promise<void>((ok) => {
         server.close(() => ok());

@@ -70,7 +70,10 @@ export function createLink(ctx: MerchantContext, input: CreatePaymentLink, tx: T
   if (input.expires_at !== undefined && Date.parse(input.expires_at) <= now) throw invalid('expires_at', 'must be in the future');
   if (input.sub_merchant_id !== undefined) {
     const sub = ctx.store.get<MerchantRecord>(MERCHANTS, input.sub_merchant_id);
-    if (!sub || sub.parent_id !== ctx.merchant.id) throw invalid('sub_merchant_id', 'is not a sub-merchant of this merchant');
+    // Sub-merchants belong to one environment (sub-merchants/domain.ts), like every resource.
+    if (!sub || sub.parent_id !== ctx.merchant.id || (sub.environment !== undefined && sub.environment !== ctx.environment)) {
+      throw invalid('sub_merchant_id', 'is not a sub-merchant of this merchant');
+    }
   }
   let linkCode = newLinkCode();
   while (ctx.store.byIndex(PAYMENT_LINKS, 'by_code', linkCode).length > 0) linkCode = newLinkCode();
