@@ -23,7 +23,6 @@ import { subMerchantRoutes } from './resources/sub-merchants/routes.js';
 import { subMerchantControlRoutes } from './resources/sub-merchants/control.js';
 import { payrollRoutes } from './resources/payroll/routes.js';
 import { payrollControlRoutes } from './resources/payroll/control.js';
-
 import { webhooksModule } from './webhooks/module.js';
 
 // Every resource of the emulator, in one list: its merchant routes and the store indexes it
