@@ -12,6 +12,18 @@ import { paymentLinkRoutes } from './resources/payment-links/routes.js';
 import { definePaymentIndexes } from './resources/payments/domain.js';
 import { paymentRoutes } from './resources/payments/routes.js';
 import { defineWalletIndexes } from './resources/wallets/domain.js';
+import { walletControlRoutes } from './resources/wallets/control.js';
+import { definePayeeIndexes } from './resources/payees/domain.js';
+import { payeeControlRoutes } from './resources/payees/control.js';
+import { setupPayouts } from './resources/payouts/domain.js';
+import { payoutRoutes } from './resources/payouts/routes.js';
+import { payoutControlRoutes } from './resources/payouts/control.js';
+import { defineGiftCardIndexes } from './resources/gift-cards/domain.js';
+import { giftCardRoutes } from './resources/gift-cards/routes.js';
+import { giftCardControlRoutes } from './resources/gift-cards/control.js';
+import { defineFleetCardIndexes } from './resources/fleet-cards/domain.js';
+import { fleetCardRoutes } from './resources/fleet-cards/routes.js';
+import { fleetCardControlRoutes } from './resources/fleet-cards/control.js';
 import { defineUserIndexes } from './resources/users/domain.js';
 import { userControlRoutes } from './resources/users/control.js';
 import { mandateRoutes } from './resources/mandates/routes.js';
@@ -50,7 +62,12 @@ export const resources: ResourceModule[] = [
   { name: 'events', routes: [], control: eventControlRoutes, setup: defineOutboxIndexes },
   { name: 'payment-links', routes: paymentLinkRoutes, setup: defineLinkIndexes },
   { name: 'payments', routes: paymentRoutes, setup: definePaymentIndexes },
-  { name: 'wallets', routes: [], setup: defineWalletIndexes },
+  { name: 'wallets', routes: [], control: walletControlRoutes, setup: defineWalletIndexes },
+  { name: 'payees', routes: [], control: payeeControlRoutes, setup: definePayeeIndexes },
+  // After wallets and payees: setup re-schedules processing payouts, which may credit a wallet.
+  { name: 'payouts', routes: payoutRoutes, control: payoutControlRoutes, setup: setupPayouts },
+  { name: 'gift-cards', routes: giftCardRoutes, control: giftCardControlRoutes, setup: defineGiftCardIndexes },
+  { name: 'fleet-cards', routes: fleetCardRoutes, control: fleetCardControlRoutes, setup: defineFleetCardIndexes },
   { name: 'users', routes: [], control: userControlRoutes, setup: defineUserIndexes },
   { name: 'mandates', routes: mandateRoutes, control: mandateControlRoutes },
   { name: 'charges', routes: chargeRoutes, setup: defineChargeIndexes },

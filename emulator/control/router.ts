@@ -32,7 +32,13 @@ export function controlRouter(services: Services): Router {
           if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error));
           body = parsed.data;
         }
-        const data = route.handler(services, { body, params: req.params as Record<string, string>, query: req.query });
+        let query: unknown = req.query;
+        if (route.query) {
+          const parsed = route.query.safeParse(query);
+          if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error, 'query'));
+          query = parsed.data;
+        }
+        const data = route.handler(services, { body, params: req.params as Record<string, string>, query: query as Record<string, unknown> });
         sendJson(res, route.status ?? 200, successBody(data));
       } catch (err) {
         sendError(res, err);

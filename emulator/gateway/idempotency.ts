@@ -33,6 +33,12 @@ export type IdempotencyHeader = 'X-Idempotency-Key' | 'Idempotency-Key';
 export interface IdempotencyPolicy {
   header: IdempotencyHeader;
   required: boolean;
+  /**
+   * A body field that carries a second, required idempotency key (card redemption's
+   * `idempotency_key`). It is checked separately from the header, with its own record, but
+   * under the same rules: replay, 409 on another body, 422 when missing or malformed.
+   */
+  bodyField?: string;
 }
 
 /** Rule 2 and 4: at most 255 printable ASCII characters, not blank. */
@@ -43,6 +49,16 @@ export function checkKey(header: IdempotencyHeader, value: string | undefined, r
   }
   if (value.trim() === '' || value.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(value)) {
     throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${header} must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters without spaces (a UUID works).`);
+  }
+  return value;
+}
+
+/** The body-field key of `policy.bodyField`: the same rules as the header, named after the field. */
+export function checkBodyKey(field: string, body: unknown): string {
+  const value = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+  if (value === undefined) throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', `This route requires the body field ${field}.`);
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${field} must be a string of 1 to ${MAX_KEY_LENGTH} printable ASCII characters without spaces (a UUID works).`);
   }
   return value;
 }

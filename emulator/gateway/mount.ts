@@ -4,7 +4,7 @@ import type { MerchantContext, Services } from '../services.js';
 import { ApiError } from '../schema/errors.js';
 import { findKey, KEY_PATTERN, MERCHANTS, type KeyRecord, type MerchantRecord } from '../resources/merchants/records.js';
 import { describeZodError, sendError, sendJson, successBody } from './envelope.js';
-import { checkKey, fingerprint, IdempotencyLedger } from './idempotency.js';
+import { checkBodyKey, checkKey, fingerprint, IdempotencyLedger } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RouteDef } from './route.js';
 
@@ -49,7 +49,8 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, root: string
 async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Response): Promise<void> {
   const { services, limiter, ledger } = gateway;
   const traceId = res.locals.traceId as string;
-  let held: { merchantId: string; key: string; print: string } | undefined;
+  // Keys this request holds in flight: the header's and, on redemption routes, the body field's.
+  const held: Array<{ merchantId: string; key: string; print: string }> = [];
   try {
     const { key, merchant } = authenticate(services, req.headers.authorization);
     res.locals.keyRecord = key;
@@ -62,15 +63,23 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
     if (route.idempotency) {
       const { header, required } = route.idempotency;
       const idemKey = checkKey(header, req.get(header), required);
+      const print = fingerprint(route.method, req.path, key.environment, body);
+      // The body key gets its own ledger record (prefixed with the field name), so the same
+      // string used as header and body key on one request does not collide with itself.
+      const bodyField = route.idempotency.bodyField;
+      const candidates: string[] = [];
       if (idemKey !== undefined) {
         ctx.idempotencyKey = idemKey;
-        const print = fingerprint(route.method, req.path, key.environment, body);
-        const replay = ledger.begin(merchant.id, idemKey, print);
+        candidates.push(idemKey);
+      }
+      if (bodyField) candidates.push(`${bodyField}=${checkBodyKey(bodyField, body)}`);
+      for (const k of candidates) {
+        const replay = ledger.begin(merchant.id, k, print);
         if (replay) {
           res.set('Idempotent-Replayed', 'true');
           return sendJson(res, replay.status, replay.body);
         }
-        held = { merchantId: merchant.id, key: idemKey, print };
+        held.push({ merchantId: merchant.id, key: k, print });
       }
     }
     // `--latency` makes the emulator slow on purpose, so clients can exercise their timeouts
@@ -88,16 +97,17 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
         };
         const data = route.handler(ctx, input, tx);
         const result = { status, body: successBody(data) };
-        if (held) ledger.save(tx, held.merchantId, held.key, held.print, result.status, result.body);
+        for (const h of held) ledger.save(tx, h.merchantId, h.key, h.print, result.status, result.body);
         return result;
       });
     } catch (err) {
       // A 4xx answer to a request with a key is the original response too (rule 6) and is
       // replayed; a 5xx is not stored, so the client's retry can still succeed.
-      if (held && err instanceof ApiError && err.status < 500) {
-        const h = held;
+      if (held.length > 0 && err instanceof ApiError && err.status < 500) {
         const body = JSON.stringify({ success: false, error: { code: err.code, message: err.message } });
-        services.store.transaction((tx) => ledger.save(tx, h.merchantId, h.key, h.print, err.status, body));
+        services.store.transaction((tx) => {
+          for (const h of held) ledger.save(tx, h.merchantId, h.key, h.print, err.status, body);
+        });
       }
       throw err;
     }
@@ -105,7 +115,7 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
   } catch (err) {
     sendError(res, err);
   } finally {
-    if (held) ledger.end(held.merchantId, held.key);
+    for (const h of held) ledger.end(h.merchantId, h.key);
   }
 }
 

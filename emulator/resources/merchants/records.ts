@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../../services.js';
 import type { StoredRecord } from '../../store/store.js';
+import { notFound } from '../../schema/errors.js';
 
 // Merchants and their API keys. Both are seeded from fixtures and persisted with the store,
 // so a restart keeps them; the merchant API cannot mint keys.
@@ -61,4 +62,11 @@ export function findKey(services: Pick<Services, 'store'>, presented: string): K
 export function maskSecret(secret: string): string {
   const prefix = /^svc_(test|live)_/.exec(secret)?.[0] ?? '';
   return `${prefix}…${secret.slice(-4)}`;
+}
+
+/** A merchant by id for the control API (dashboard actions name the merchant); 404 if absent. */
+export function merchantOr404(services: Pick<Services, 'store'>, merchantId: string): MerchantRecord {
+  const merchant = services.store.get<MerchantRecord>(MERCHANTS, merchantId);
+  if (!merchant) throw notFound('merchant');
+  return merchant;
 }

@@ -1,0 +1,186 @@
+import type { MerchantContext, Services } from '../../services.js';
+import type { StoredRecord, Transaction } from '../../store/store.js';
+import { ApiError, notFound } from '../../schema/errors.js';
+import { newId } from '../../ids.js';
+import { merchantOr404, type Environment } from '../merchants/records.js';
+import { credit } from '../wallets/domain.js';
+import { redemptionLocation } from './location.js';
+import type { FleetCardRedemption, IssueFleetCard, RedeemFleetCard } from './schema.js';
+
+// Fleet-card redemption. Checks, in this order: the card exists for this merchant and
+// environment (404), is active (FLEET_CARD_INACTIVE), allows the category
+// (CATEGORY_NOT_ALLOWED), holds the amount (INSUFFICIENT_BALANCE), and stays within its spend
+// limit for the current period (SPEND_LIMIT_EXCEEDED). Periods come from the emulator clock
+// in UTC: a calendar day, an ISO week starting Monday 00:00, a calendar month. The amount
+// moves from the card to the merchant's wallet (ledger reason fleet_card_redemption).
+
+export const FLEET_CARDS = 'fleet_cards';
+export const FLEET_CARD_TRANSACTIONS = 'fleet_card_transactions';
+
+type Period = 'daily' | 'weekly' | 'monthly';
+
+export interface FleetCardRecord extends StoredRecord {
+  id: string;
+  merchant_id: string;
+  environment: Environment;
+  status: 'active' | 'inactive';
+  allowed_categories: string[];
+  balance: number;
+  spend_limit: number;
+  spend_period: Period;
+  currency: 'USD' | 'LRD';
+}
+
+export interface FleetCardTransactionRecord extends StoredRecord {
+  id: string;
+  card_id: string;
+  type: 'redemption' | 'top_up';
+  category: string | null;
+  amount: number;
+  currency: 'USD' | 'LRD';
+  reference: string | null;
+  location_id: string | null;
+  idempotency_key: string | null;
+  environment: Environment;
+  created_at: string;
+  /** Emulator-clock time of the transaction, for period sums. */
+  at_ms: number;
+}
+
+export function defineFleetCardIndexes(services: Pick<Services, 'store'>): void {
+  services.store.defineIndex<FleetCardRecord>({ collection: FLEET_CARDS, name: 'by_merchant', key: (c) => c.merchant_id });
+  services.store.defineIndex<FleetCardTransactionRecord>({ collection: FLEET_CARD_TRANSACTIONS, name: 'by_card', key: (t) => t.card_id });
+}
+
+const DAY_MS = 86_400_000;
+
+/** Start (ms, UTC) of the spend period that contains `now`. */
+export function periodStart(period: Period, now: number): number {
+  const d = new Date(now);
+  const midnight = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  if (period === 'daily') return midnight;
+  if (period === 'weekly') return midnight - ((d.getUTCDay() + 6) % 7) * DAY_MS; // back to Monday
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+}
+
+function spentSince(services: Pick<Services, 'store'>, cardId: string, since: number): number {
+  let spent = 0;
+  for (const t of services.store.byIndex<FleetCardTransactionRecord>(FLEET_CARD_TRANSACTIONS, 'by_card', cardId)) {
+    if (t.type === 'redemption' && t.at_ms >= since) spent += t.amount;
+  }
+  return spent;
+}
+
+export function redeemFleetCard(ctx: MerchantContext, input: RedeemFleetCard, tx: Transaction): FleetCardRedemption {
+  const card = ctx.store.get<FleetCardRecord>(FLEET_CARDS, input.fleet_card_id);
+  if (!card || card.merchant_id !== ctx.merchant.id || card.environment !== ctx.environment) throw notFound('fleet card');
+  if (card.status !== 'active') throw new ApiError('FLEET_CARD_INACTIVE', `Fleet card ${card.id} is not active.`);
+  if (!card.allowed_categories.includes(input.category)) {
+    throw new ApiError('CATEGORY_NOT_ALLOWED', `Fleet card ${card.id} does not allow "${input.category}" (allowed: ${card.allowed_categories.join(', ')}).`);
+  }
+  if (input.amount_cents > card.balance) {
+    throw new ApiError('INSUFFICIENT_BALANCE', `Fleet card ${card.id} holds ${card.balance} ${card.currency} (minor units); ${input.amount_cents} was asked.`);
+  }
+  const now = ctx.clock.now();
+  const start = periodStart(card.spend_period, now);
+  const spent = spentSince(ctx, card.id, start);
+  if (spent + input.amount_cents > card.spend_limit) {
+    throw new ApiError(
+      'SPEND_LIMIT_EXCEEDED',
+      `Fleet card ${card.id} has spent ${spent} of its ${card.spend_period} limit of ${card.spend_limit}; ${input.amount_cents} more would exceed it.`,
+    );
+  }
+  const updated = tx.put<FleetCardRecord>(FLEET_CARDS, { ...card, balance: card.balance - input.amount_cents });
+  const txn = tx.put<FleetCardTransactionRecord>(FLEET_CARD_TRANSACTIONS, {
+    id: newId('fct'),
+    card_id: card.id,
+    type: 'redemption',
+    category: input.category,
+    amount: input.amount_cents,
+    currency: card.currency,
+    reference: input.reference ?? null,
+    location_id: redemptionLocation(ctx, input.location_id),
+    idempotency_key: input.idempotency_key,
+    environment: ctx.environment,
+    created_at: ctx.stamps.next(),
+    at_ms: now,
+  });
+  credit(ctx, tx, { merchantId: ctx.merchant.id, environment: ctx.environment, currency: card.currency }, input.amount_cents, 'fleet_card_redemption', txn.id);
+  return {
+    transaction: {
+      id: txn.id,
+      type: 'redemption',
+      status: 'completed',
+      fleet_card_id: card.id,
+      category: input.category,
+      amount_cents: txn.amount,
+      currency: txn.currency,
+      reference: txn.reference,
+      location_id: txn.location_id,
+      idempotency_key: input.idempotency_key,
+      environment: txn.environment,
+      created_at: txn.created_at,
+    },
+    card: {
+      id: updated.id,
+      status: updated.status,
+      balance: updated.balance,
+      currency: updated.currency,
+      spend_limit: updated.spend_limit,
+      spend_period: updated.spend_period,
+      period_start: new Date(start).toISOString(),
+      period_spent: spent + input.amount_cents,
+    },
+  };
+}
+
+// Dashboard actions (control API).
+
+export function issueFleetCard(services: Pick<Services, 'store'>, tx: Transaction, input: IssueFleetCard): FleetCardRecord {
+  merchantOr404(services, input.merchant_id);
+  return tx.put<FleetCardRecord>(FLEET_CARDS, {
+    id: newId('fc'),
+    merchant_id: input.merchant_id,
+    environment: input.environment,
+    status: input.status,
+    allowed_categories: input.allowed_categories,
+    balance: input.balance,
+    spend_limit: input.spend_limit,
+    spend_period: input.spend_period,
+    currency: input.currency,
+  });
+}
+
+function cardOr404(services: Pick<Services, 'store'>, id: string): FleetCardRecord {
+  const card = services.store.get<FleetCardRecord>(FLEET_CARDS, id);
+  if (!card) throw notFound('fleet card');
+  return card;
+}
+
+export function setFleetCardStatus(services: Pick<Services, 'store'>, tx: Transaction, id: string, status: FleetCardRecord['status']): FleetCardRecord {
+  return tx.put<FleetCardRecord>(FLEET_CARDS, { ...cardOr404(services, id), status });
+}
+
+export function topUpFleetCard(services: Pick<Services, 'store' | 'stamps' | 'clock'>, tx: Transaction, id: string, amount: number): FleetCardRecord {
+  const card = cardOr404(services, id);
+  tx.put<FleetCardTransactionRecord>(FLEET_CARD_TRANSACTIONS, {
+    id: newId('fct'),
+    card_id: card.id,
+    type: 'top_up',
+    category: null,
+    amount,
+    currency: card.currency,
+    reference: null,
+    location_id: null,
+    idempotency_key: null,
+    environment: card.environment,
+    created_at: services.stamps.next(),
+    at_ms: services.clock.now(),
+  });
+  return tx.put<FleetCardRecord>(FLEET_CARDS, { ...card, balance: card.balance + amount });
+}
+
+export function listFleetCards(services: Pick<Services, 'store'>, merchantId: string, environment?: Environment): FleetCardRecord[] {
+  merchantOr404(services, merchantId);
+  return services.store.byIndex<FleetCardRecord>(FLEET_CARDS, 'by_merchant', merchantId).filter((c) => environment === undefined || c.environment === environment);
+}

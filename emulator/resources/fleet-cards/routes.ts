@@ -1,0 +1,19 @@
+import { defineRoute } from '../../gateway/route.js';
+import { redeemFleetCard } from './domain.js';
+import { FleetCardRedemption, RedeemFleetCard } from './schema.js';
+
+export const fleetCardRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/fleet-cards/redeem',
+    scope: 'fleet_cards:redeem',
+    summary: "Redeem a fleet card at a point of sale; the amount is credited to the merchant's wallet",
+    // The body's idempotency_key is required and replayed on its own; the header is optional.
+    idempotency: { header: 'X-Idempotency-Key', required: false, bodyField: 'idempotency_key' },
+    body: RedeemFleetCard,
+    status: 201,
+    response: FleetCardRedemption,
+    errors: ['FLEET_CARD_INACTIVE', 'CATEGORY_NOT_ALLOWED', 'INSUFFICIENT_BALANCE', 'SPEND_LIMIT_EXCEEDED'],
+    handler: (ctx, { body }, tx) => redeemFleetCard(ctx, body, tx),
+  }),
+];

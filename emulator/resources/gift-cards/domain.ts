@@ -1,0 +1,130 @@
+import type { MerchantContext, Services } from '../../services.js';
+import type { StoredRecord, Transaction } from '../../store/store.js';
+import { ApiError, notFound } from '../../schema/errors.js';
+import { newId } from '../../ids.js';
+import { merchantOr404, type Environment } from '../merchants/records.js';
+import { credit } from '../wallets/domain.js';
+import { redemptionLocation } from '../fleet-cards/location.js';
+import type { GiftCardRedemption, IssueGiftCardWallet, RedeemGiftCard } from './schema.js';
+
+// Gift-card pockets hold the customer's money at one merchant. A redemption moves it from the
+// pocket to the merchant's own wallet (same currency, ledger reason gift_card_redemption), so
+// the merchant is paid exactly as for any other sale and no money appears or vanishes.
+// Every change of a pocket is also a row in gift_card_transactions (issue, load, redemption).
+
+export const GIFT_CARD_WALLETS = 'gift_card_wallets';
+export const GIFT_CARD_TRANSACTIONS = 'gift_card_transactions';
+
+export interface GiftCardWalletRecord extends StoredRecord {
+  id: string;
+  merchant_id: string;
+  environment: Environment;
+  currency: 'USD' | 'LRD';
+  balance: number;
+  holder_phone?: string;
+}
+
+export interface GiftCardTransactionRecord extends StoredRecord {
+  id: string;
+  wallet_id: string;
+  type: 'issue' | 'load' | 'redemption';
+  /** Minor units; positive for issue and load, the amount taken for a redemption. */
+  amount: number;
+  currency: 'USD' | 'LRD';
+  reference: string | null;
+  location_id: string | null;
+  idempotency_key: string | null;
+  environment: Environment;
+  created_at: string;
+}
+
+export function defineGiftCardIndexes(services: Pick<Services, 'store'>): void {
+  services.store.defineIndex<GiftCardWalletRecord>({ collection: GIFT_CARD_WALLETS, name: 'by_merchant', key: (w) => w.merchant_id });
+}
+
+const walletState = (w: GiftCardWalletRecord) => ({ id: w.id, balance: w.balance, currency: w.currency });
+
+export function redeemGiftCard(ctx: MerchantContext, input: RedeemGiftCard, tx: Transaction): GiftCardRedemption {
+  const wallet = ctx.store.get<GiftCardWalletRecord>(GIFT_CARD_WALLETS, input.merchant_wallet_id);
+  // A pocket of another merchant or environment is indistinguishable from an absent one.
+  if (!wallet || wallet.merchant_id !== ctx.merchant.id || wallet.environment !== ctx.environment) throw notFound('merchant wallet');
+  if (input.amount > wallet.balance) {
+    throw new ApiError('INSUFFICIENT_BALANCE', `The gift-card wallet holds ${wallet.balance} ${wallet.currency} (minor units); ${input.amount} was asked.`);
+  }
+  const updated = tx.put<GiftCardWalletRecord>(GIFT_CARD_WALLETS, { ...wallet, balance: wallet.balance - input.amount });
+  const txn = tx.put<GiftCardTransactionRecord>(GIFT_CARD_TRANSACTIONS, {
+    id: newId('gct'),
+    wallet_id: wallet.id,
+    type: 'redemption',
+    amount: input.amount,
+    currency: wallet.currency,
+    reference: input.reference ?? null,
+    location_id: redemptionLocation(ctx, input.location_id),
+    idempotency_key: input.idempotency_key,
+    environment: ctx.environment,
+    created_at: ctx.stamps.next(),
+  });
+  credit(ctx, tx, { merchantId: ctx.merchant.id, environment: ctx.environment, currency: wallet.currency }, input.amount, 'gift_card_redemption', txn.id);
+  return {
+    transaction: {
+      id: txn.id,
+      type: 'redemption',
+      status: 'completed',
+      merchant_wallet_id: wallet.id,
+      amount: txn.amount,
+      currency: txn.currency,
+      reference: txn.reference,
+      location_id: txn.location_id,
+      idempotency_key: input.idempotency_key,
+      environment: txn.environment,
+      created_at: txn.created_at,
+    },
+    wallet: walletState(updated),
+  };
+}
+
+// Dashboard actions (control API).
+
+function record(services: Pick<Services, 'stamps'>, tx: Transaction, wallet: GiftCardWalletRecord, type: 'issue' | 'load', amount: number): void {
+  tx.put<GiftCardTransactionRecord>(GIFT_CARD_TRANSACTIONS, {
+    id: newId('gct'),
+    wallet_id: wallet.id,
+    type,
+    amount,
+    currency: wallet.currency,
+    reference: null,
+    location_id: null,
+    idempotency_key: null,
+    environment: wallet.environment,
+    created_at: services.stamps.next(),
+  });
+}
+
+export function issueGiftCardWallet(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, input: IssueGiftCardWallet): GiftCardWalletRecord {
+  merchantOr404(services, input.merchant_id);
+  const wallet = tx.put<GiftCardWalletRecord>(GIFT_CARD_WALLETS, {
+    id: newId('mw'),
+    merchant_id: input.merchant_id,
+    environment: input.environment,
+    currency: input.currency,
+    balance: input.balance,
+    ...(input.holder_phone ? { holder_phone: input.holder_phone } : {}),
+  });
+  record(services, tx, wallet, 'issue', input.balance);
+  return wallet;
+}
+
+export function loadGiftCardWallet(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, id: string, amount: number): GiftCardWalletRecord {
+  const wallet = services.store.get<GiftCardWalletRecord>(GIFT_CARD_WALLETS, id);
+  if (!wallet) throw notFound('merchant wallet');
+  const loaded = tx.put<GiftCardWalletRecord>(GIFT_CARD_WALLETS, { ...wallet, balance: wallet.balance + amount });
+  record(services, tx, loaded, 'load', amount);
+  return loaded;
+}
+
+export function listGiftCardWallets(services: Pick<Services, 'store'>, merchantId: string, environment?: Environment): GiftCardWalletRecord[] {
+  merchantOr404(services, merchantId);
+  return services.store
+    .byIndex<GiftCardWalletRecord>(GIFT_CARD_WALLETS, 'by_merchant', merchantId)
+    .filter((w) => environment === undefined || w.environment === environment);
+}

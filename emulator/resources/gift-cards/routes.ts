@@ -1,0 +1,19 @@
+import { defineRoute } from '../../gateway/route.js';
+import { redeemGiftCard } from './domain.js';
+import { GiftCardRedemption, RedeemGiftCard } from './schema.js';
+
+export const giftCardRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/gift-cards/redeem',
+    scope: 'gift_cards:redeem',
+    summary: "Redeem from a customer's gift-card wallet; the amount is credited to the merchant's wallet",
+    // The body's idempotency_key is required and replayed on its own; the header is optional.
+    idempotency: { header: 'X-Idempotency-Key', required: false, bodyField: 'idempotency_key' },
+    body: RedeemGiftCard,
+    status: 201,
+    response: GiftCardRedemption,
+    errors: ['INSUFFICIENT_BALANCE'],
+    handler: (ctx, { body }, tx) => redeemGiftCard(ctx, body, tx),
+  }),
+];

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { Environment, WalletCurrency } from '../../schema/common.js';
+
+// Payees are set up on the dashboard (the emulator's control API), never with an API key:
+// the spec forbids authorizing payout destinations or raising caps from the merchant API.
+
+/** Caps are minor units; 0 is allowed (it blocks payouts without revoking the payee). */
+const Cap = z.int().min(0).max(100_000_000_000);
+const OwnerPin = z.string().regex(/^\d{4,6}$/, 'must be the 4 to 6 digit owner PIN');
+
+export const PayeeStatus = z.enum(['pending_approval', 'approved', 'revoked']);
+
+export const Payee = z
+  .object({
+    id: z.string(),
+    merchant_id: z.string(),
+    environment: Environment,
+    name: z.string(),
+    currency: WalletCurrency,
+    per_payout_cap: z.int(),
+    daily_cap: z.int(),
+    status: PayeeStatus,
+    created_at: z.string(),
+  })
+  .meta({ id: 'Payee' });
+
+export const AddPayee = z.strictObject({
+  merchant_id: z.string().min(1),
+  environment: Environment,
+  name: z.string().trim().min(1).max(200),
+  currency: WalletCurrency,
+  per_payout_cap: Cap,
+  daily_cap: Cap,
+});
+
+export const ApprovePayee = z.strictObject({ pin: OwnerPin });
+
+export const SetPayeeCaps = z
+  .strictObject({
+    per_payout_cap: Cap.optional(),
+    daily_cap: Cap.optional(),
+    /** Needed only when a cap goes up (spec: raising caps needs the owner's PIN). */
+    pin: OwnerPin.optional(),
+  })
+  .refine((b) => b.per_payout_cap !== undefined || b.daily_cap !== undefined, 'give per_payout_cap, daily_cap or both');
+
+export const PayeeListQuery = z.strictObject({ merchant_id: z.string().min(1), environment: Environment.optional() });
+
+export type Payee = z.infer<typeof Payee>;
+export type AddPayee = z.infer<typeof AddPayee>;
+export type SetPayeeCaps = z.infer<typeof SetPayeeCaps>;

@@ -1,0 +1,194 @@
+import type { MerchantContext, Services } from '../../services.js';
+import type { StoredRecord, Transaction } from '../../store/store.js';
+import { invalid, notFound } from '../../schema/errors.js';
+import { newId } from '../../ids.js';
+import type { Environment } from '../merchants/records.js';
+import { credit, debit } from '../wallets/domain.js';
+import { PAYEES, type PayeeRecord } from '../payees/domain.js';
+import { PAYOUT_PAGE_DEFAULT, type CreatePayout, type ListPayoutsQuery, type Payout } from './schema.js';
+import type { z } from 'zod';
+
+// Payouts: checked against the payee (approved, same currency, per-payout and daily caps),
+// debited from the merchant's wallet the moment they are accepted, then answered by the
+// emulated provider after `config.payoutResolveMs` of emulator time. A `failed` answer
+// credits the debit back (reason payout_reversal). No webhook: clients poll GET.
+//
+// The provider's answer is fixed at acceptance (the next queued outcome from the control
+// API, else `config.payoutOutcome`) and stored on the record with its due time, so a restart
+// re-schedules every processing payout exactly as it was (see `resumePayouts`).
+
+export const PAYOUTS = 'payouts';
+/** Control-API queue of outcomes for the next payouts (one record). */
+export const PAYOUT_PROVIDER = 'payout_provider';
+const OUTCOME_QUEUE_ID = 'next_outcomes';
+
+type Outcome = 'completed' | 'failed';
+
+export interface PayoutRecord extends StoredRecord {
+  id: string;
+  merchant_id: string;
+  environment: Environment;
+  payee_id: string;
+  amount_cents: number;
+  currency: string;
+  status: Payout['status'];
+  external_ref: string | null;
+  initiated_at: string;
+  resolved_at: string | null;
+  /** What the emulated provider will answer, and when (emulator clock, ms). Never exposed. */
+  provider_outcome: Outcome;
+  resolves_at_ms: number;
+}
+
+interface OutcomeQueue extends StoredRecord {
+  id: string;
+  outcomes: Outcome[];
+}
+
+const scopeKey = (merchantId: string, environment: string) => `${merchantId}:${environment}`;
+
+export function setupPayouts(services: Services): void {
+  services.store.defineIndex<PayoutRecord>({ collection: PAYOUTS, name: 'by_scope', key: (p) => scopeKey(p.merchant_id, p.environment) });
+  services.store.defineIndex<PayoutRecord>({ collection: PAYOUTS, name: 'by_payee', key: (p) => p.payee_id });
+  resumePayouts(services);
+}
+
+export function toPublicPayout(p: PayoutRecord): Payout {
+  return {
+    id: p.id,
+    payee_id: p.payee_id,
+    amount_cents: p.amount_cents,
+    currency: p.currency,
+    status: p.status,
+    external_ref: p.external_ref,
+    initiated_at: p.initiated_at,
+    resolved_at: p.resolved_at,
+    environment: p.environment,
+  };
+}
+
+/** UTC calendar day (YYYY-MM-DD) of a time on the emulator clock. */
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * What the payee has already been sent today (UTC day of the emulator clock): processing and
+ * completed payouts count, failed ones do not (their money came back).
+ */
+export function payeeDayTotal(services: Pick<Services, 'store'>, payeeId: string, day: string): number {
+  let total = 0;
+  for (const p of services.store.byIndex<PayoutRecord>(PAYOUTS, 'by_payee', payeeId)) {
+    if (p.status !== 'failed' && p.initiated_at.slice(0, 10) === day) total += p.amount_cents;
+  }
+  return total;
+}
+
+function checkPayee(ctx: MerchantContext, input: CreatePayout): PayeeRecord {
+  const payee = ctx.store.get<PayeeRecord>(PAYEES, input.payee_id);
+  if (!payee || payee.merchant_id !== ctx.merchant.id || payee.environment !== ctx.environment) throw invalid('payee_id', 'no such payee');
+  if (payee.status === 'revoked') throw invalid('payee_id', 'this payee has been revoked');
+  if (payee.status !== 'approved') throw invalid('payee_id', 'this payee has not been approved by the business owner yet');
+  if (input.currency !== payee.currency) throw invalid('currency', `must equal the payee's currency (${payee.currency})`);
+  if (input.amount_cents > payee.per_payout_cap) throw invalid('amount_cents', `exceeds the payee's per-payout cap of ${payee.per_payout_cap}`);
+  const sent = payeeDayTotal(ctx, payee.id, utcDay(ctx.clock.now()));
+  if (sent + input.amount_cents > payee.daily_cap) {
+    throw invalid('amount_cents', `would take today's total to this payee to ${sent + input.amount_cents}, over the daily cap of ${payee.daily_cap} (${sent} already sent today, UTC)`);
+  }
+  return payee;
+}
+
+function nextOutcome(services: Pick<Services, 'store' | 'config'>, tx: Transaction): Outcome {
+  const queue = services.store.get<OutcomeQueue>(PAYOUT_PROVIDER, OUTCOME_QUEUE_ID);
+  if (!queue || queue.outcomes.length === 0) return services.config.payoutOutcome;
+  const [first, ...rest] = queue.outcomes;
+  tx.put<OutcomeQueue>(PAYOUT_PROVIDER, { id: OUTCOME_QUEUE_ID, outcomes: rest });
+  return first;
+}
+
+export function queueOutcomes(services: Pick<Services, 'store' | 'config'>, tx: Transaction, outcomes: Outcome[]) {
+  tx.put<OutcomeQueue>(PAYOUT_PROVIDER, { id: OUTCOME_QUEUE_ID, outcomes });
+  return providerState(services);
+}
+
+export function providerState(services: Pick<Services, 'store' | 'config'>) {
+  return {
+    resolve_ms: services.config.payoutResolveMs,
+    default_outcome: services.config.payoutOutcome,
+    queued_outcomes: services.store.get<OutcomeQueue>(PAYOUT_PROVIDER, OUTCOME_QUEUE_ID)?.outcomes ?? [],
+  };
+}
+
+/** Accepts a payout: checks, debits the wallet (422 INSUFFICIENT_FUNDS) and schedules the answer. */
+export function createPayout(ctx: MerchantContext, input: CreatePayout, tx: Transaction): Payout {
+  const payee = checkPayee(ctx, input);
+  const id = newId('po');
+  debit(ctx, tx, { merchantId: ctx.merchant.id, environment: ctx.environment, currency: payee.currency }, input.amount_cents, 'payout', id);
+  const payout = tx.put<PayoutRecord>(PAYOUTS, {
+    id,
+    merchant_id: ctx.merchant.id,
+    environment: ctx.environment,
+    payee_id: payee.id,
+    amount_cents: input.amount_cents,
+    currency: payee.currency,
+    status: 'processing',
+    external_ref: input.external_ref ?? null,
+    initiated_at: ctx.stamps.next(),
+    resolved_at: null,
+    provider_outcome: nextOutcome(ctx, tx),
+    resolves_at_ms: ctx.clock.now() + ctx.config.payoutResolveMs,
+  });
+  // A provider that answers at once (--payout-delay 0) resolves inside the acceptance.
+  if (ctx.config.payoutResolveMs <= 0) return toPublicPayout(settle(ctx, tx, payout));
+  schedule(ctx, payout);
+  return toPublicPayout(payout);
+}
+
+function settle(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, payout: PayoutRecord): PayoutRecord {
+  const resolved = tx.put<PayoutRecord>(PAYOUTS, { ...payout, status: payout.provider_outcome, resolved_at: services.stamps.next() });
+  if (resolved.status === 'failed') {
+    credit(services, tx, { merchantId: payout.merchant_id, environment: payout.environment, currency: payout.currency }, payout.amount_cents, 'payout_reversal', payout.id);
+  }
+  return resolved;
+}
+
+/** The provider's answer; a payout that is gone or already final is left alone. */
+export function resolvePayout(services: Pick<Services, 'store' | 'stamps'>, id: string): void {
+  services.store.transaction((tx) => {
+    const payout = services.store.get<PayoutRecord>(PAYOUTS, id);
+    if (payout?.status === 'processing') settle(services, tx, payout);
+  });
+}
+
+function schedule(services: Pick<Services, 'store' | 'stamps' | 'clock'>, payout: PayoutRecord): void {
+  // If the accepting transaction rolls back, the timer finds no payout and does nothing.
+  services.clock.at(payout.resolves_at_ms, () => resolvePayout(services, payout.id));
+}
+
+/**
+ * At start: every payout still processing gets its timer back; one whose answer fell due
+ * while the emulator was down resolves now (the provider answered meanwhile).
+ */
+export function resumePayouts(services: Services): void {
+  const now = services.clock.now();
+  for (const payout of [...services.store.all<PayoutRecord>(PAYOUTS)]) {
+    if (payout.status !== 'processing') continue;
+    services.stamps.observe(payout.initiated_at);
+    if (payout.resolves_at_ms <= now) resolvePayout(services, payout.id);
+    else schedule(services, payout);
+  }
+}
+
+export function getOwnPayout(ctx: MerchantContext, id: string): PayoutRecord {
+  const payout = ctx.store.get<PayoutRecord>(PAYOUTS, id);
+  if (!payout || payout.merchant_id !== ctx.merchant.id || payout.environment !== ctx.environment) throw notFound('payout');
+  return payout;
+}
+
+/** Newest first; `total` counts every payout of the key's merchant and environment. */
+export function listPayouts(ctx: MerchantContext, query: z.infer<typeof ListPayoutsQuery>) {
+  const rows = ctx.store.byIndex<PayoutRecord>(PAYOUTS, 'by_scope', scopeKey(ctx.merchant.id, ctx.environment));
+  const limit = query.limit ?? PAYOUT_PAGE_DEFAULT;
+  const offset = query.offset ?? 0;
+  const page: Payout[] = [];
+  for (let i = rows.length - 1 - offset; i >= 0 && page.length < limit; i--) page.push(toPublicPayout(rows[i]));
+  return { payouts: page, total: rows.length, limit, offset };
+}
