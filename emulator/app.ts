@@ -9,6 +9,7 @@ import { RateLimiter, type RateLimitConfig } from './gateway/rate-limit.js';
 import { maskSecret, type KeyRecord } from './resources/merchants/records.js';
 import { allRoutes, resources } from './registry.js';
 import { controlRouter } from './control/router.js';
+import { checkoutPages } from './pages/router.js';
 import { watchEventLoop } from './control/metrics.js';
 
 // The HTTP layer: it only translates. Trace ids, body parsing, the merchant routes (through
@@ -46,13 +47,16 @@ export function createApp(services: Services, options: AppOptions) {
     next();
   });
 
-  // Bodies are JSON whatever the Content-Type says (curl -d sends form encoding by default).
-  app.use(express.json({ type: () => true, limit: '1mb', strict: false }));
+  // Bodies are JSON whatever the Content-Type says (curl -d sends form encoding by default),
+  // except on the hosted pages, whose forms post urlencoded bodies (pages/router.ts reads them).
+  const json = express.json({ type: () => true, limit: '1mb', strict: false });
+  app.use((req: Request, res: Response, next: NextFunction) => (/^\/checkout(\/|$)/.test(req.path) ? next() : json(req, res, next)));
 
   const gateway: Gateway = { services, limiter: new RateLimiter(options.rateLimit), ledger: new IdempotencyLedger(services) };
   mountRoutes(app, allRoutes(), gateway);
   app.use('/_emulator', controlRouter(services));
   for (const r of resources) r.http?.(app, services); // the live stream (webhooks/stream.ts)
+  app.use('/checkout', checkoutPages(services));
   // Stalls are recorded from the start, not from the first GET /_emulator/metrics.
   watchEventLoop(services);
 

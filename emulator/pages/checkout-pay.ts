@@ -1,0 +1,110 @@
+import type { Services } from '../services.js';
+import type { StoredRecord, Transaction } from '../store/store.js';
+import { assertPayable, type LinkRecord } from '../resources/payment-links/domain.js';
+import { createPayment, type PaymentRecord } from '../resources/payments/domain.js';
+import { cardOutcome, normalizeCardNumber, passesLuhn } from '../resources/cards/test-cards.js';
+import { maskPhone, normalizePhone } from '../resources/users/phone.js';
+import { payFromUserWallet } from './wallet-payment.js';
+import { FieldProblem } from './checkout-errors.js';
+
+export { FieldProblem };
+
+// Paying a link from the hosted checkout. The form's fields are checked here (a checkout
+// refuses a mistyped card before anything is charged); the payment itself is made by
+// `createPayment`, the same code simulate uses, so records, link totals, wallets and webhooks
+// are the same whichever way a link was paid.
+
+export type CheckoutMethod = 'card' | 'momo' | 'wallet';
+
+export type PayerDetails =
+  | { method: 'card'; number: string; expiry: string; cvc: string }
+  | { method: 'momo'; phone: string }
+  | { method: 'wallet'; phone: string; pin: string };
+
+/** What the checkout remembers about a payment it made, for the confirmation screen. */
+export interface CheckoutPaymentRecord extends StoredRecord {
+  id: string; // the payment id
+  link_id: string;
+  /** "Visa •••• 4242", "+231 ••• 0201": how the payer paid, never the full number. */
+  paid_with: string;
+  failure_reason: string | null;
+}
+
+export const CHECKOUT_PAYMENTS = 'checkout_payments';
+
+export function checkPhone(raw: string): string {
+  const phone = normalizePhone(raw);
+  if (!phone) throw new FieldProblem('phone', 'Enter a phone number with its country code, such as +231770000201.');
+  return phone;
+}
+
+function checkCard(details: { number: string; expiry: string; cvc: string }, now: number): string {
+  const number = normalizeCardNumber(details.number);
+  if (!/^\d{12,19}$/.test(number) || !passesLuhn(number)) throw new FieldProblem('number', 'That card number is not valid. Check the digits.');
+  const exp = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(details.expiry);
+  const month = exp ? Number(exp[1]) : 0;
+  if (!exp || month < 1 || month > 12) throw new FieldProblem('expiry', 'Enter the expiry date as MM/YY.');
+  const year = exp[2].length === 2 ? 2000 + Number(exp[2]) : Number(exp[2]);
+  const today = new Date(now);
+  if (year * 12 + month < today.getUTCFullYear() * 12 + today.getUTCMonth() + 1) throw new FieldProblem('expiry', 'This card has expired.');
+  if (!/^\d{3,4}$/.test(details.cvc.trim())) throw new FieldProblem('cvc', 'The security code is the 3 or 4 digits on the card.');
+  return number;
+}
+
+const CARD_FAILURES = {
+  declined: 'The card was declined.',
+  insufficient_funds: 'The card was declined for insufficient funds.',
+} as const;
+
+/**
+ * Makes the payment inside `tx`. Card: the test card table decides. MoMo: completes at once on
+ * a test link (the sandbox does not simulate settlement timing); on a live link it stays
+ * `pending` until the provider clears it (the caller schedules that, see momo-clearing.ts).
+ * Wallet: the service user's PIN, then their balance decides.
+ */
+export function payLinkAtCheckout(
+  services: Services,
+  tx: Transaction,
+  link: LinkRecord,
+  input: { amount: number | undefined; payer: PayerDetails },
+): PaymentRecord {
+  const now = services.clock.now();
+  const amount = assertPayable(link, input.payer.method, input.amount, now);
+  const payer = input.payer;
+  let status: PaymentRecord['status'];
+  let paidWith: string;
+  let failure: string | null = null;
+  let walletDebit: ((payment: PaymentRecord) => void) | undefined;
+
+  if (payer.method === 'card') {
+    const number = checkCard(payer, now);
+    const outcome = cardOutcome(number);
+    status = outcome === 'succeeds' ? 'completed' : 'failed';
+    if (outcome !== 'succeeds') failure = CARD_FAILURES[outcome];
+    paidWith = `Card •••• ${number.slice(-4)}`;
+  } else if (payer.method === 'momo') {
+    const phone = checkPhone(payer.phone);
+    status = link.environment === 'live' ? 'pending' : 'completed';
+    paidWith = `Mobile money ${maskPhone(phone)}`;
+  } else {
+    const phone = checkPhone(payer.phone);
+    const wallet = payFromUserWallet(services, tx, { phone, pin: payer.pin, environment: link.environment, currency: link.currency, amount });
+    status = wallet.ok ? 'completed' : 'failed';
+    failure = wallet.ok ? null : wallet.reason;
+    walletDebit = wallet.ok ? wallet.debit : undefined;
+    paidWith = `Wallet of ${wallet.userName}`;
+  }
+
+  const payment = createPayment(services, tx, {
+    merchantId: link.merchant_id,
+    environment: link.environment,
+    amount,
+    currency: link.currency,
+    method: payer.method,
+    status,
+    link,
+  });
+  walletDebit?.(payment);
+  tx.put<CheckoutPaymentRecord>(CHECKOUT_PAYMENTS, { id: payment.id, link_id: link.id, paid_with: paidWith, failure_reason: failure });
+  return payment;
+}

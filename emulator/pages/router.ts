@@ -1,0 +1,26 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { Services } from '../services.js';
+import { messagePage, sendPage } from './layout.js';
+import { mountCheckout } from './checkout.js';
+
+// The hosted pages, mounted at /checkout ({checkout_url}). Server-rendered HTML with urlencoded
+// form posts: they work without JavaScript. The approval pages come before `/:code`, whose
+// link codes (PL-…) never collide with their names.
+
+export function checkoutPages(services: Services): Router {
+  const router = express.Router();
+  router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
+  mountCheckout(router, services);
+
+  router.use((_req: Request, res: Response) => {
+    sendPage(res, 404, messagePage({ title: 'Page not found' }, 'Page not found', 'Check the address you were given.'));
+  });
+  router.use((err: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+    if (err.status && err.status >= 400 && err.status < 500) {
+      return sendPage(res, err.status, messagePage({ title: 'Form not accepted' }, 'Form not accepted', err.message));
+    }
+    services.log.warn(`checkout page failed: ${err.stack ?? err.message}`);
+    sendPage(res, 500, messagePage({ title: 'Something went wrong' }, 'Something went wrong', 'The emulator hit an internal error; see its console. Nothing was charged.'));
+  });
+  return router;
+}
