@@ -1,0 +1,90 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { KEYS, startTestEmulator, tempDir } from '../helpers/emulator.js';
+import { advance, attemptsRecorded, control, createEndpoint, simulatePayment, startReceiver } from './receiver.js';
+import { openStream } from './sse.js';
+
+// Restarts: a pending schedule resumes from the store, an attempt cut off by shutdown is made
+// again, and stream cursors from before the restart still resume.
+
+const settle = () => new Promise((r) => setTimeout(r, 30));
+const T0 = Date.parse('2026-11-21T12:00:00Z');
+
+test('a restart mid-schedule resumes on time, with the same delivery id, and old cursors still work', async () => {
+  const dataDir = tempDir();
+  const rx = await startReceiver();
+  rx.behave({ status: 500 });
+  let emu = await startTestEmulator({ dataDir, clockStart: T0 });
+  let restarted = false;
+  try {
+    await createEndpoint(emu, rx.url, ['payment.completed']);
+    const s1 = await openStream(`${emu.baseUrl}/emulator/stream`, { authorization: `Bearer ${KEYS.acmeTest}` });
+    await simulatePayment(emu);
+    await rx.waitFor(1);
+    const id = String(rx.received[0].headers['svc-delivery']);
+    await attemptsRecorded(emu, id, 1); // the retry is scheduled from the recorded failure
+    await advance(emu, 1_000);
+    await rx.waitFor(2);
+    const before = await attemptsRecorded(emu, id, 2);
+    assert.equal(before.status, 'failed');
+    const [evt] = await s1.waitFor(3);
+    s1.close();
+    await emu.stop({ keepData: true });
+
+    rx.behave({ status: 200 });
+    emu = await startTestEmulator({ dataDir, clockStart: T0 + 1_000 });
+    restarted = true;
+    const after = (await control(emu, 'GET', `/deliveries/${id}`)).data;
+    assert.equal(after.status, 'failed');
+    assert.equal(after.next_attempt_at, before.next_attempt_at);
+    assert.equal(after.attempts.length, 2);
+
+    await advance(emu, 4_999);
+    await settle();
+    assert.equal(rx.received.length, 2, 'not before the 5 s gap');
+    await advance(emu, 1);
+    const [, , third] = await rx.waitFor(3);
+    assert.equal(third.headers['svc-delivery'], id);
+    const done = await attemptsRecorded(emu, id, 3);
+    assert.equal(done.status, 'succeeded');
+
+    // A cursor taken before the restart replays both attempts made before it and the one after.
+    const s2 = await openStream(`${emu.baseUrl}/emulator/stream`, { authorization: `Bearer ${KEYS.acmeTest}`, 'last-event-id': evt.id });
+    const replay = await s2.waitFor(3);
+    assert.deepEqual(replay.map((m) => [m.event, m.data.attempt, m.data.delivery_status]), [
+      ['attempt', 1, 'failed'],
+      ['attempt', 2, 'failed'],
+      ['attempt', 3, 'succeeded'],
+    ]);
+    assert.ok(replay[2].id > replay[1].id);
+    s2.close();
+  } finally {
+    await rx.close();
+    await emu.stop({ keepData: !restarted });
+  }
+});
+
+test('an attempt in flight at shutdown counts as not made and is sent again after restart', async () => {
+  const dataDir = tempDir();
+  const rx = await startReceiver();
+  rx.behave('hang');
+  let emu = await startTestEmulator({ dataDir, clockStart: T0, config: { webhookTimeoutMs: 60_000 } });
+  try {
+    await createEndpoint(emu, rx.url, ['payment.completed']);
+    await simulatePayment(emu);
+    const [first] = await rx.waitFor(1);
+    const id = String(first.headers['svc-delivery']);
+    await emu.stop({ keepData: true }); // the attempt is still waiting for an answer
+
+    rx.behave({ status: 200 });
+    emu = await startTestEmulator({ dataDir, clockStart: T0 });
+    const [, second] = await rx.waitFor(2); // due at once: no clock advance
+    assert.equal(second.headers['svc-delivery'], id);
+    const d = await attemptsRecorded(emu, id, 1);
+    assert.equal(d.status, 'succeeded');
+    assert.equal(d.attempts.length, 1, 'the cut-off attempt left no record');
+  } finally {
+    await rx.close();
+    await emu.stop();
+  }
+});
