@@ -1,25 +1,59 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, SilentExit, UsageError } from './errors.js';
-import { register as registerEmulatorStart } from './commands/emulator/start.js';
+import { COMMANDS, type CommandEntry } from './commands.js';
 
-// The svc program. Commands register their flags here; each command's work lives in a module
-// loaded only when it runs, so `svc --help` stays fast.
+// The svc program. The top level lists every command from a static table (commands.ts); a
+// command's flags are registered only when that command is on the command line, and its work
+// lives in a module imported only when it runs — so `svc --help` loads commander and nothing
+// else, and `svc links get` loads the links command alone.
 
-export function buildProgram(version: string): Command {
+export const TOP_EXAMPLES = [
+  'svc emulator start                       # run the emulator here; other commands find it',
+  'svc links create --title "Coffee" --amount 1200 --currency USD',
+  'svc links simulate pl_123 --outcome completed',
+  'svc payments list --status completed --all --json',
+  'svc webhooks listen --forward http://localhost:3000/webhooks',
+  'svc trigger payment.failed',
+  'svc login --api-key svc_live_… --base-url https://pay.example.com',
+];
+
+export const TOP_HELP_AFTER = `
+Examples:
+${TOP_EXAMPLES.map((l) => `  $ ${l}`).join('\n')}
+
+Configuration (first match wins): --api-key/--base-url flags > SVC_API_KEY/SVC_BASE_URL >
+the profile in $XDG_CONFIG_HOME/svc/config.json > an emulator running from ./.svc.
+Exit codes: 0 success · 1 API or network error · 2 usage error.`;
+
+export async function buildProgram(version: string, load: 'all' | string[] = 'all'): Promise<Command> {
   const program = new Command('svc')
     .version(version)
     .description('Emulator and CLI for the merchant payments service')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .addHelpText('after', `\nExamples:\n  $ svc emulator start\n  $ svc emulator start --json --port 0`);
-  const emulator = program.command('emulator').description('Run and control the local emulator');
-  registerEmulatorStart(emulator);
+    .configureHelp({ sortSubcommands: false })
+    .addHelpText('after', TOP_HELP_AFTER);
+  const wanted = load === 'all' ? COMMANDS : COMMANDS.filter((c) => load.includes(c.name));
+  for (const entry of COMMANDS) program.command(entry.name).description(entry.description);
+  await Promise.all(wanted.map((entry) => registerEntry(program, entry)));
   return program;
 }
 
+async function registerEntry(program: Command, entry: CommandEntry): Promise<void> {
+  const cmd = program.commands.find((c) => c.name() === entry.name)!;
+  (await entry.load()).register(cmd, program);
+}
+
+/** The command names on this command line whose flags must be registered. */
+function commandsOnLine(args: string[]): string[] {
+  const words = args.filter((a) => !a.startsWith('-'));
+  if (words[0] === 'help') return words.slice(1, 2);
+  return words.slice(0, 1);
+}
+
 export async function main(argv: string[], version: string): Promise<void> {
-  const program = buildProgram(version);
   try {
+    const program = await buildProgram(version, commandsOnLine(argv.slice(2)));
     await program.parseAsync(argv);
   } catch (err) {
     process.exitCode = exitCodeFor(err);
@@ -28,7 +62,7 @@ export async function main(argv: string[], version: string): Promise<void> {
 
 function exitCodeFor(err: unknown): number {
   if (err instanceof CommanderError) {
-    // --help and --version exit through here with code 0.
+    // --help and --version exit through here with code 0; commander already printed the rest.
     return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
   if (err instanceof UsageError) {
@@ -36,6 +70,12 @@ function exitCodeFor(err: unknown): number {
     return EXIT.usage;
   }
   if (err instanceof SilentExit) return err.exitCode;
-  process.stderr.write(`error: ${(err as Error).message ?? String(err)}\n`);
+  const e = err as Error & { code?: unknown; status?: unknown; trace_id?: unknown };
+  if (e?.name === 'SvcError') {
+    const status = e.status ? ` (HTTP ${e.status})` : '';
+    process.stderr.write(`error: ${e.code}${status}: ${e.message}\n${e.trace_id ? `  trace id: ${e.trace_id}\n` : ''}`);
+    return EXIT.api;
+  }
+  process.stderr.write(`error: ${e?.message ?? String(err)}\n`);
   return EXIT.api;
 }

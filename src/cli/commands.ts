@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+
+// Every top-level command: name, one-line description (shown by `svc --help` without loading
+// anything), and the module that registers its subcommands and flags.
+
+export interface CommandEntry {
+  name: string;
+  description: string;
+  load(): Promise<{ register(cmd: Command, program: Command): void }>;
+}
+
+export const COMMANDS: CommandEntry[] = [
+  { name: 'links', description: 'Payment links: create, get, simulate', load: () => import('./commands/links/index.js') },
+  { name: 'payments', description: 'Payments: get, list, summary', load: () => import('./commands/payments/index.js') },
+  { name: 'mandates', description: 'Recurring-billing mandates: create, get, revoke', load: () => import('./commands/mandates/index.js') },
+  { name: 'charges', description: 'Charge a mandate', load: () => import('./commands/charges/index.js') },
+  { name: 'sub-merchants', description: 'Sub-merchants: create (with OTP), list', load: () => import('./commands/sub-merchants/index.js') },
+  { name: 'payroll', description: 'Payroll runs: create from CSV/JSON, get, approve (PIN)', load: () => import('./commands/payroll/index.js') },
+  { name: 'payouts', description: 'Payouts to approved payees: create, get, list', load: () => import('./commands/payouts/index.js') },
+  { name: 'gift-cards', description: 'Redeem a gift card at a point of sale', load: () => import('./commands/gift-cards/index.js') },
+  { name: 'fleet-cards', description: 'Redeem a fleet card at a point of sale', load: () => import('./commands/fleet-cards/index.js') },
+  { name: 'webhooks', description: 'Webhooks: endpoints, listen, tail, verify, replay, deliveries', load: () => import('./commands/webhooks/index.js') },
+  { name: 'trigger', description: 'Fire a test event (creates what it needs)', load: () => import('./commands/trigger/index.js') },
+  { name: 'emulator', description: 'Run and control the local emulator', load: () => import('./commands/emulator/index.js') },
+  { name: 'config', description: 'Profiles in the config file: set, get, list, use', load: () => import('./commands/config/index.js') },
+  { name: 'login', description: 'Check an API key with a read call and save it in a profile', load: () => import('./commands/login/index.js') },
+  { name: 'completion', description: 'Print a bash or zsh completion script', load: () => import('./commands/completion/index.js') },
+];

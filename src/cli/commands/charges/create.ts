@@ -1,0 +1,27 @@
+import { apiContext } from '../../context.js';
+import type { MoneyFlags } from '../../options.js';
+import { money } from '../../output.js';
+import { confirmLive } from '../../prompt.js';
+import { failOnFailed } from '../../values.js';
+import { paymentLines } from '../payments/show.js';
+
+interface Flags extends MoneyFlags {
+  mandate: string;
+  amount: number;
+  currency: string;
+  outcome?: 'completed' | 'failed';
+  failOnFailed?: boolean;
+}
+
+export async function run(_a: string[], flags: Flags): Promise<void> {
+  const ctx = apiContext(flags);
+  await confirmLive(flags, ctx.target.environment, `charge ${money(flags.amount, flags.currency)} to mandate ${flags.mandate}`);
+  const { data } = ctx.traced(
+    await ctx.api.createCharge(
+      { mandate_id: flags.mandate, amount_cents: flags.amount, currency: flags.currency, outcome: flags.outcome },
+      { idempotencyKey: flags.idempotencyKey },
+    ),
+  );
+  ctx.out.result(data, `Charge ${data.status}`, () => paymentLines(ctx.out, data));
+  failOnFailed(flags, data.status);
+}

@@ -1,0 +1,71 @@
+import { environmentOf } from '../../config/resolve.js';
+import { configPath, PROFILE_FIELDS, profileName, readConfig, updateProfile, writeConfig, type Profile, type ProfileField } from '../../config/file.js';
+import { UsageError } from '../../errors.js';
+import { maskSecret } from '../../mask.js';
+import { Output } from '../../output.js';
+
+// `svc config …`: profiles in the config file. Keys are shown masked, even under --json.
+
+function field(name: string): ProfileField {
+  if (!PROFILE_FIELDS.includes(name as ProfileField)) throw new UsageError(`unknown field "${name}": expected ${PROFILE_FIELDS.join(' or ')}.`);
+  return name as ProfileField;
+}
+
+function check(f: ProfileField, value: string): void {
+  if (f === 'api_key' && !environmentOf(value)) throw new UsageError('api_key must start with svc_test_ or svc_live_.');
+  if (f === 'base_url' && !/^https?:\/\/[^/]/.test(value)) throw new UsageError('base_url must be an http:// or https:// URL.');
+}
+
+const shown = (f: string, value: string | undefined) => (value === undefined ? undefined : f === 'api_key' || f === 'listen_secret' ? maskSecret(value) : value);
+
+export async function set([name, value]: string[], flags: { profile?: string }): Promise<void> {
+  const f = field(name);
+  check(f, value);
+  const profile = profileName(flags.profile, readConfig());
+  const path = updateProfile(profile, (p) => {
+    p[f] = f === 'base_url' ? value.replace(/\/+$/, '') : value;
+  });
+  process.stderr.write(`${f} of profile "${profile}" set to ${shown(f, value)} (${path})\n`);
+}
+
+export async function get([name]: string[], flags: { profile?: string }): Promise<void> {
+  const f = field(name);
+  const config = readConfig();
+  const profile = profileName(flags.profile, config);
+  const value = config.profiles[profile]?.[f];
+  if (value === undefined) throw new UsageError(`${f} is not set in profile "${profile}".`);
+  process.stdout.write(`${shown(f, value)}\n`);
+}
+
+export async function list(_a: string[], flags: { json?: boolean }): Promise<void> {
+  const config = readConfig();
+  const current = profileName(undefined, config);
+  const masked = Object.fromEntries(
+    Object.entries(config.profiles).map(([name, p]) => [name, Object.fromEntries(Object.entries(p).map(([k, v]) => [k, shown(k, v as string)])) as Profile]),
+  );
+  const out = new Output(Boolean(flags.json));
+  out.result({ current_profile: current, profiles: masked }, `Profiles (${configPath()})`, () =>
+    out.table(
+      ['', 'PROFILE', 'ENV', 'API KEY', 'BASE URL'],
+      Object.entries(config.profiles).map(([name, p]) => [
+        name === current ? '*' : '',
+        name,
+        p.api_key ? (environmentOf(p.api_key) ?? '?').toUpperCase() : '',
+        shown('api_key', p.api_key) ?? '',
+        p.base_url ?? '',
+      ]),
+    ),
+  );
+}
+
+export async function use([name]: string[]): Promise<void> {
+  const config = readConfig();
+  if (!config.profiles[name]) throw new UsageError(`no profile "${name}" (svc config list).`);
+  config.current_profile = name;
+  writeConfig(config);
+  process.stderr.write(`current profile: ${name}\n`);
+}
+
+export async function path(): Promise<void> {
+  process.stdout.write(`${configPath()}\n`);
+}

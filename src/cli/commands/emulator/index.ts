@@ -1,0 +1,108 @@
+import type { Command } from 'commander';
+import { register as registerStart } from './start.js';
+import { apiOptions, examples, lazy } from '../../options.js';
+import { intFlag } from '../../parse.js';
+
+// `svc emulator …`: start, plus the control API (the dashboard and phone actions of the spec).
+
+export function register(emulator: Command): void {
+  registerStart(emulator);
+  const c = (parent: Command, name: string, description: string) => apiOptions(parent.command(name).description(description));
+
+  examples(c(emulator, 'status', 'Is the emulator answering? (control API health)').action(lazy(() => import('./control.js'), 'status')), ['svc emulator status']);
+  examples(c(emulator, 'keys', 'API keys the emulator knows (masked; --json shows them)').action(lazy(() => import('./control.js'), 'keys')), [
+    'svc emulator keys',
+    "svc emulator keys --json | jq -r '.keys[0].key'",
+  ]);
+
+  const clock = emulator.command('clock').description("Read or move the emulator's clock");
+  examples(c(clock, 'show', 'Current emulator time and pending timers').action(lazy(() => import('./control.js'), 'clockShow')), ['svc emulator clock show']);
+  examples(
+    c(clock, 'advance', 'Move the clock forward; everything that became due fires')
+      .argument('<duration>', 'e.g. 30s, 10m, 2h, 1d')
+      .action(lazy(() => import('./control.js'), 'clockAdvance')),
+    ['svc emulator clock advance 2h'],
+  );
+
+  examples(
+    c(emulator, 'otp', 'The last OTP sent to a phone (the sub-merchant start step)')
+      .argument('<phone>', 'manager phone, e.g. +231770000201')
+      .action(lazy(() => import('./control.js'), 'otp')),
+    ['svc emulator otp +231770000201', 'svc emulator otp +231770000201 --json'],
+  );
+
+  examples(
+    c(emulator, 'events', 'Events the emulator emitted (newest first)')
+      .option('--type <type>', 'only this event type')
+      .option('--merchant <id>', 'merchant id (default: the merchant of the API key, when one is known)')
+      .option('--environment <env>', 'test or live')
+      .action(lazy(() => import('./control.js'), 'events')),
+    ['svc emulator events --type payment.completed'],
+  );
+
+  const deliveries = emulator.command('deliveries').description("The emulator's webhook delivery log");
+  examples(
+    c(deliveries, 'list', "An endpoint's deliveries").argument('<endpoint_id>').action(lazy(() => import('./deliveries.js'), 'list')),
+    ['svc emulator deliveries list we_123'],
+  );
+  examples(c(deliveries, 'show', 'One delivery with its attempts').argument('<delivery_id>').action(lazy(() => import('./deliveries.js'), 'show')), [
+    'svc emulator deliveries show dlv_123',
+  ]);
+  examples(
+    c(deliveries, 'redeliver', 'Put a failed or dead-lettered delivery back to pending (same Svc-Delivery)')
+      .argument('<delivery_id>')
+      .action(lazy(() => import('./deliveries.js'), 'redeliver')),
+    ['svc emulator deliveries redeliver dlv_123'],
+  );
+
+  const payees = emulator.command('payees').description('Payout payees (the dashboard side)');
+  const merchantOpts = (cmd: Command) =>
+    cmd.option('--merchant <id>', 'merchant id (default: the merchant of the API key)').option('--environment <env>', "test or live (default: the key's)");
+  examples(merchantOpts(c(payees, 'list', "A merchant's payees")).action(lazy(() => import('./payees.js'), 'list')), ['svc emulator payees list']);
+  examples(
+    merchantOpts(c(payees, 'add', 'Add a payee (pending until approved with the owner PIN)'))
+      .requiredOption('--name <name>', 'payee name')
+      .requiredOption('--currency <code>', 'USD or LRD')
+      .requiredOption('--per-payout-cap <minor>', 'cap per payout, minor units', intFlag(0, 100_000_000_000))
+      .requiredOption('--daily-cap <minor>', 'cap per day, minor units', intFlag(0, 100_000_000_000))
+      .action(lazy(() => import('./payees.js'), 'add')),
+    ['svc emulator payees add --name "Ada Lovelace" --currency USD --per-payout-cap 50000 --daily-cap 100000'],
+  );
+  examples(
+    c(payees, 'approve', "Approve a payee with the owner's PIN (prompted on a terminal)")
+      .argument('<payee_id>')
+      .option('--pin <pin>', 'owner PIN (for scripts)')
+      .action(lazy(() => import('./payees.js'), 'approve')),
+    ['svc emulator payees approve payee_123', 'svc emulator payees approve payee_123 --pin 1357'],
+  );
+  examples(c(payees, 'revoke', 'Revoke a payee').argument('<payee_id>').action(lazy(() => import('./payees.js'), 'revoke')), [
+    'svc emulator payees revoke payee_123',
+  ]);
+  examples(
+    c(payees, 'caps', "Set a payee's caps (raising one needs the owner PIN)")
+      .argument('<payee_id>')
+      .option('--per-payout-cap <minor>', 'cap per payout, minor units', intFlag(0, 100_000_000_000))
+      .option('--daily-cap <minor>', 'cap per day, minor units', intFlag(0, 100_000_000_000))
+      .option('--pin <pin>', 'owner PIN, needed when a cap goes up')
+      .action(lazy(() => import('./payees.js'), 'caps')),
+    ['svc emulator payees caps payee_ada --daily-cap 50000'],
+  );
+
+  const wallets = emulator.command('wallets').description("Merchant wallets and their ledgers");
+  examples(
+    merchantOpts(c(wallets, 'list', "A merchant's wallet balances with the newest ledger entries"))
+      .option('--entries <n>', 'ledger entries per wallet', intFlag(0, 10_000))
+      .action(lazy(() => import('./wallets.js'), 'list')),
+    ['svc emulator wallets list', 'svc emulator wallets list --environment live --json'],
+  );
+  examples(
+    merchantOpts(c(wallets, 'top-up', "Add money to a merchant's wallet"))
+      .requiredOption('--currency <code>', 'USD or LRD')
+      .requiredOption('--amount <minor>', 'minor units', intFlag(1, 100_000_000_000))
+      .action(lazy(() => import('./wallets.js'), 'topUp')),
+    ['svc emulator wallets top-up --currency USD --amount 100000'],
+  );
+
+  examples(c(emulator, 'users', 'Service users (phones, wallet balances)').action(lazy(() => import('./control.js'), 'users')), ['svc emulator users']);
+  examples(c(emulator, 'metrics', "The emulator's counters").action(lazy(() => import('./control.js'), 'metrics')), ['svc emulator metrics --json']);
+}

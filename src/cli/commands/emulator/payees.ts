@@ -1,0 +1,77 @@
+import { controlContext } from '../../context.js';
+import { askSecret } from '../../prompt.js';
+import { UsageError } from '../../errors.js';
+import type { CommonFlags } from '../../options.js';
+import { money, type Output } from '../../output.js';
+import type { Payee } from '../../../../emulator/resources/payees/schema.js';
+import { merchantScope, type MerchantFlags } from './merchant.js';
+
+// Payees are a dashboard matter (the spec keeps them off the merchant API): add, approve with
+// the owner's PIN, revoke, change caps.
+
+const payeeLines = (out: Output, p: Payee) =>
+  out.kv([
+    ['id', p.id],
+    ['name', p.name],
+    ['status', p.status],
+    ['currency', p.currency],
+    ['per-payout cap', money(p.per_payout_cap, p.currency)],
+    ['daily cap', money(p.daily_cap, p.currency)],
+    ['environment', p.environment],
+  ]);
+
+export async function list(_a: string[], flags: MerchantFlags): Promise<void> {
+  const ctx = controlContext(flags);
+  const scope = await merchantScope(ctx.control, flags);
+  const { data } = ctx.traced(await ctx.control.get<{ payees: Payee[] }>('/payees', { merchant_id: scope.merchantId, environment: scope.environment }));
+  ctx.out.result(data, `Payees of ${scope.merchantId}`, () =>
+    ctx.out.table(
+      ['ID', 'NAME', 'STATUS', 'CURRENCY', 'PER PAYOUT', 'DAILY', 'ENV'],
+      data.payees.map((p) => [p.id, p.name, p.status, p.currency, money(p.per_payout_cap, p.currency), money(p.daily_cap, p.currency), p.environment]),
+    ),
+  );
+}
+
+interface AddFlags extends MerchantFlags {
+  name: string;
+  currency: string;
+  perPayoutCap: number;
+  dailyCap: number;
+}
+
+export async function add(_a: string[], flags: AddFlags): Promise<void> {
+  const ctx = controlContext(flags);
+  const scope = await merchantScope(ctx.control, flags);
+  const { data } = ctx.traced(
+    await ctx.control.post<Payee>('/payees', {
+      merchant_id: scope.merchantId,
+      environment: scope.environment ?? 'test',
+      name: flags.name,
+      currency: flags.currency,
+      per_payout_cap: flags.perPayoutCap,
+      daily_cap: flags.dailyCap,
+    }),
+  );
+  ctx.out.result(data, 'Payee added (pending approval)', () => payeeLines(ctx.out, data));
+}
+
+export async function approve([id]: string[], flags: CommonFlags & { pin?: string }): Promise<void> {
+  const ctx = controlContext(flags);
+  const pin = flags.pin ?? (await askSecret(flags, '--pin', `Owner PIN to approve payee ${id}`));
+  const { data } = ctx.traced(await ctx.control.post<Payee>(`/payees/${encodeURIComponent(id)}/approve`, { pin }));
+  ctx.out.result(data, 'Payee approved', () => payeeLines(ctx.out, data));
+}
+
+export async function revoke([id]: string[], flags: CommonFlags): Promise<void> {
+  const ctx = controlContext(flags);
+  const { data } = ctx.traced(await ctx.control.post<Payee>(`/payees/${encodeURIComponent(id)}/revoke`));
+  ctx.out.result(data, 'Payee revoked', () => payeeLines(ctx.out, data));
+}
+
+export async function caps([id]: string[], flags: CommonFlags & { perPayoutCap?: number; dailyCap?: number; pin?: string }): Promise<void> {
+  if (flags.perPayoutCap === undefined && flags.dailyCap === undefined) throw new UsageError('give --per-payout-cap, --daily-cap or both.');
+  const ctx = controlContext(flags);
+  const body = { per_payout_cap: flags.perPayoutCap, daily_cap: flags.dailyCap, pin: flags.pin };
+  const { data } = ctx.traced(await ctx.control.post<Payee>(`/payees/${encodeURIComponent(id)}/caps`, body));
+  ctx.out.result(data, 'Payee caps set', () => payeeLines(ctx.out, data));
+}

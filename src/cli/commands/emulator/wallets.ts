@@ -1,0 +1,45 @@
+import { controlContext } from '../../context.js';
+import { money } from '../../output.js';
+import { merchantScope, type MerchantFlags } from './merchant.js';
+
+interface WalletView {
+  merchant_id: string;
+  wallets: {
+    id: string;
+    environment: string;
+    currency: string;
+    balance: number;
+    entry_count: number;
+    entries: { id: string; amount: number; reason: string; ref: string | null; created_at: string }[];
+  }[];
+}
+
+export async function list(_a: string[], flags: MerchantFlags & { entries?: number }): Promise<void> {
+  const ctx = controlContext(flags);
+  const scope = await merchantScope(ctx.control, flags);
+  const { data } = ctx.traced(
+    await ctx.control.get<WalletView>('/wallets', { merchant_id: scope.merchantId, environment: scope.environment, entries: flags.entries }),
+  );
+  ctx.out.result(data, `Wallets of ${data.merchant_id}`, () =>
+    data.wallets.flatMap((w) => [
+      `  ${ctx.out.c.bold(`${w.id}`)}  ${money(w.balance, w.currency)}  ${ctx.out.c.dim(`(${w.environment}, ${w.entry_count} entries)`)}`,
+      ...w.entries.map((e) => `    ${e.created_at}  ${money(e.amount, w.currency).padStart(16)}  ${e.reason}${e.ref ? ` ${e.ref}` : ''}`),
+    ]),
+  );
+}
+
+export async function topUp(_a: string[], flags: MerchantFlags & { currency: string; amount: number }): Promise<void> {
+  const ctx = controlContext(flags);
+  const scope = await merchantScope(ctx.control, flags);
+  const { data } = ctx.traced(
+    await ctx.control.post<{ id: string; environment: string; currency: string; balance: number }>('/wallets/top-up', {
+      merchant_id: scope.merchantId,
+      environment: scope.environment ?? 'test',
+      currency: flags.currency,
+      amount: flags.amount,
+    }),
+  );
+  ctx.out.result(data, `Wallet topped up by ${money(flags.amount, flags.currency)}`, () =>
+    ctx.out.kv([['wallet', data.id], ['balance', money(data.balance, data.currency)], ['environment', data.environment]]),
+  );
+}

@@ -1,0 +1,42 @@
+import { apiContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { WriteFlags } from '../../options.js';
+import { parseJsonObject, splitList } from '../../values.js';
+import { linkLines } from './show.js';
+
+interface Flags extends WriteFlags {
+  title: string;
+  amount?: number;
+  currency?: string;
+  description?: string;
+  methods?: string;
+  expiresAt?: string;
+  redirectUrl?: string;
+  metadata?: string;
+  subMerchant?: string;
+}
+
+const METHODS = ['card', 'momo', 'wallet'] as const;
+
+export async function run(_args: string[], flags: Flags): Promise<void> {
+  const methods = flags.methods === undefined ? undefined : splitList(flags.methods);
+  for (const m of methods ?? []) if (!METHODS.includes(m as never)) throw new UsageError(`--methods: "${m}" is not one of card, momo, wallet.`);
+  const ctx = apiContext(flags);
+  const { data } = ctx.traced(
+    await ctx.api.createLink(
+      {
+        title: flags.title,
+        amount: flags.amount,
+        currency: flags.currency,
+        description: flags.description,
+        accepted_methods: methods as (typeof METHODS)[number][] | undefined,
+        expires_at: flags.expiresAt,
+        redirect_url: flags.redirectUrl,
+        metadata: flags.metadata === undefined ? undefined : parseJsonObject('--metadata', flags.metadata),
+        sub_merchant_id: flags.subMerchant,
+      },
+      { idempotencyKey: flags.idempotencyKey },
+    ),
+  );
+  ctx.out.result(data, 'Payment link created', () => linkLines(ctx.out, data));
+}

@@ -1,0 +1,20 @@
+import { apiContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { WriteFlags } from '../../options.js';
+import { failOnFailed } from '../../values.js';
+import { paymentLines } from '../payments/show.js';
+
+interface Flags extends WriteFlags {
+  outcome?: 'completed' | 'failed';
+  method?: 'card' | 'momo' | 'wallet';
+  amount?: number;
+  failOnFailed?: boolean;
+}
+
+export async function run([id]: string[], flags: Flags): Promise<void> {
+  const ctx = apiContext(flags);
+  if (ctx.target.environment === 'live') throw new UsageError('simulate works with test keys only (a live link cannot be simulated).');
+  const { data } = ctx.traced(await ctx.api.simulateLink(id, { outcome: flags.outcome, method: flags.method, amount: flags.amount }, { idempotencyKey: flags.idempotencyKey }));
+  ctx.out.result(data, `Payment ${data.status}`, () => paymentLines(ctx.out, data));
+  failOnFailed(flags, data.status);
+}

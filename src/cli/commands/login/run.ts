@@ -1,0 +1,24 @@
+import { apiContext } from '../../context.js';
+import { updateProfile } from '../../config/file.js';
+import { UsageError } from '../../errors.js';
+import { maskSecret } from '../../mask.js';
+import type { CommonFlags } from '../../options.js';
+import { askSecret } from '../../prompt.js';
+
+// Saves a key only after the service accepted it: a read call (GET /v1/api/payments?limit=1)
+// must answer 200. A key without payments:read gets 403 and is not saved.
+
+export async function run(_a: string[], flags: CommonFlags): Promise<void> {
+  if (!flags.apiKey && !process.env.SVC_API_KEY) flags.apiKey = await askSecret(flags, '--api-key', 'API key (svc_test_… or svc_live_…)');
+  const ctx = apiContext(flags);
+  if (ctx.target.apiKeySource === 'profile' || ctx.target.apiKeySource === 'emulator') throw new UsageError('missing --api-key: the key to log in with.');
+  ctx.traced(await ctx.api.listPayments({ limit: 1 }));
+  const path = updateProfile(ctx.target.profile, (p) => {
+    p.api_key = ctx.target.apiKey;
+    p.base_url = ctx.target.baseUrl;
+  });
+  const data = { profile: ctx.target.profile, environment: ctx.target.environment, api_key: maskSecret(ctx.target.apiKey), base_url: ctx.target.baseUrl, config_file: path };
+  ctx.out.result(data, `Logged in: profile "${data.profile}"`, () =>
+    ctx.out.kv([['api key', data.api_key], ['base url', data.base_url], ['config file', data.config_file]]),
+  );
+}

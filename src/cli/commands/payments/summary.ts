@@ -1,0 +1,14 @@
+import { apiContext } from '../../context.js';
+import type { CommonFlags } from '../../options.js';
+import { money } from '../../output.js';
+
+export async function run(_args: string[], flags: CommonFlags & { since?: string }): Promise<void> {
+  const ctx = apiContext(flags);
+  const { data } = ctx.traced(await ctx.api.paymentSummary({ since: flags.since }));
+  ctx.out.result(data, `Payment summary${data.since ? ` since ${data.since}` : ''}`, () =>
+    ctx.out.table(
+      ['CURRENCY', 'COMPLETED', 'COMPLETED AMOUNT', 'FAILED', 'PENDING', 'TOTAL'],
+      data.summary.map((s) => [s.currency, s.completed_count, money(s.completed_amount, s.currency), s.failed_count, s.pending_count, s.total_count]),
+    ),
+  );
+}

@@ -1,0 +1,30 @@
+import { apiContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { WriteFlags } from '../../options.js';
+import { readPayrollFile } from './file.js';
+import { runLines } from './show.js';
+
+interface Flags extends WriteFlags {
+  file: string;
+  currency?: string;
+  note?: string;
+}
+
+export async function run(_a: string[], flags: Flags): Promise<void> {
+  const raw = readPayrollFile(flags.file, flags.currency, flags.note);
+  // The same zod schema the emulator validates with: a bad file fails here, before anything
+  // is sent, with every problem named by line (payments.3.amount_cents: …).
+  const [{ CreatePayrollRun }, { describeZodError }] = await Promise.all([
+    import('../../../../emulator/resources/payroll/schema.js'),
+    import('../../../../emulator/gateway/envelope.js'),
+  ]);
+  const parsed = CreatePayrollRun.safeParse(raw);
+  if (!parsed.success) throw new UsageError(`--file ${flags.file}: ${describeZodError(parsed.error)}`);
+  const ctx = apiContext(flags);
+  const { data } = ctx.traced(await ctx.api.createPayrollRun(parsed.data, { idempotencyKey: flags.idempotencyKey }));
+  ctx.out.result(data, `Payroll run created (${data.run.status})`, () => [
+    ...runLines(ctx.out, data),
+    '',
+    `  Approve it: ${ctx.out.c.cyan(`svc payroll approve ${data.run.id}`)}`,
+  ]);
+}

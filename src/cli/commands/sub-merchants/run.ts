@@ -1,0 +1,40 @@
+import { apiContext } from '../../context.js';
+import type { CommonFlags, WriteFlags } from '../../options.js';
+import { askText, requirePrompt } from '../../prompt.js';
+
+// The spec's two-step provisioning. `create` without --otp runs start, asks for the code on
+// the terminal, then completes; without a terminal it refuses before sending anything, naming
+// --otp. `create --otp` completes a start done earlier (scripts).
+
+interface CreateFlags extends WriteFlags {
+  name: string;
+  phone: string;
+  otp?: string;
+}
+
+export async function create(_a: string[], flags: CreateFlags): Promise<void> {
+  let otp = flags.otp;
+  if (otp === undefined) requirePrompt(flags, '--otp', `the OTP sent to ${flags.phone} (run \`svc sub-merchants start --phone …\` first)`);
+  const ctx = apiContext(flags);
+  if (otp === undefined) {
+    const { data: started } = ctx.traced(await ctx.api.startSubMerchant({ manager_phone: flags.phone }));
+    ctx.out.status(`OTP sent to ${started.masked_phone}; it expires in ${started.expires_in_seconds} s.`);
+    otp = await askText(flags, '--otp', `OTP sent to ${started.masked_phone}`, (v) => (/^\s*\S+\s*$/.test(v) ? true : 'type the code'));
+  }
+  const { data } = ctx.traced(
+    await ctx.api.completeSubMerchant({ merchant_name: flags.name, manager_phone: flags.phone, otp: otp.trim() }, { idempotencyKey: flags.idempotencyKey }),
+  );
+  ctx.out.result(data, 'Sub-merchant created', () => ctx.out.kv([['id', data.id], ['name', data.merchant_name], ['created at', data.created_at]]));
+}
+
+export async function start(_a: string[], flags: WriteFlags & { phone: string }): Promise<void> {
+  const ctx = apiContext(flags);
+  const { data } = ctx.traced(await ctx.api.startSubMerchant({ manager_phone: flags.phone }, { idempotencyKey: flags.idempotencyKey }));
+  ctx.out.result(data, 'OTP sent', () => ctx.out.kv([['to', data.masked_phone], ['expires in', `${data.expires_in_seconds} s`]]));
+}
+
+export async function list(_a: string[], flags: CommonFlags): Promise<void> {
+  const ctx = apiContext(flags);
+  const { data } = ctx.traced(await ctx.api.listSubMerchants());
+  ctx.out.result(data, 'Sub-merchants', () => ctx.out.table(['ID', 'NAME', 'CREATED'], data.sub_merchants.map((s) => [s.id, s.merchant_name, s.created_at])));
+}

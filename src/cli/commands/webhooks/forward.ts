@@ -1,0 +1,43 @@
+import { request } from 'undici';
+import { signPayload } from '../../../webhooks/signature.js';
+
+// One forward of a webhook body to the developer's local URL: the raw bytes, the Svc-* headers,
+// signed with the given secret (listen) or passed through as received (live receiver).
+
+export interface ForwardResult {
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+/** The spec's acknowledgement window. */
+const FORWARD_TIMEOUT_MS = 10_000;
+
+export function listenHeaders(secret: string, body: string, type: string, deliveryId: string): Record<string, string> {
+  return {
+    'svc-signature': signPayload(secret, body, Math.floor(Date.now() / 1000)),
+    'svc-event': type,
+    'svc-delivery': deliveryId,
+  };
+}
+
+export async function forward(url: string, body: string, svcHeaders: Record<string, string>): Promise<ForwardResult> {
+  const started = performance.now();
+  try {
+    const res = await request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'svc-cli-webhooks', ...svcHeaders },
+      body,
+      headersTimeout: FORWARD_TIMEOUT_MS,
+      bodyTimeout: FORWARD_TIMEOUT_MS,
+    });
+    await res.body.dump();
+    return { status_code: res.statusCode, latency_ms: Math.round(performance.now() - started), error: null };
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    return { status_code: null, latency_ms: Math.round(performance.now() - started), error: e.code ?? e.message };
+  }
+}
+
+/** The delivery id listen gives a streamed event: stable, so a replay carries the same Svc-Delivery. */
+export const listenDeliveryId = (eventId: string) => `ldv_${eventId.replace(/^evt_/, '')}`;

@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { intFlag } from '../../parse.js';
+import { apiOptions, examples, lazy, writeOptions } from '../../options.js';
+
+export function register(webhooks: Command): void {
+  const endpoints = webhooks.command('endpoints').description('Webhook endpoints: create, list, delete');
+  examples(
+    writeOptions(endpoints.command('create').description('Register an endpoint; its secret is shown once'))
+      .requiredOption('--url <url>', 'https:// (or http://localhost with the emulator)')
+      .requiredOption('--events <list>', 'comma-separated event types, e.g. payment.completed,payment.failed')
+      .action(lazy(() => import('./endpoints.js'), 'create')),
+    ['svc webhooks endpoints create --url https://shop.example.com/webhooks --events payment.completed,payment.failed'],
+  );
+  examples(apiOptions(endpoints.command('list').description('Registered endpoints (secret hints only)')).action(lazy(() => import('./endpoints.js'), 'list')), [
+    'svc webhooks endpoints list',
+  ]);
+  examples(
+    writeOptions(endpoints.command('delete').description('Revoke an endpoint')).argument('<endpoint_id>').action(lazy(() => import('./endpoints.js'), 'remove')),
+    ['svc webhooks endpoints delete we_123'],
+  );
+
+  examples(
+    apiOptions(webhooks.command('listen').description('Forward events to a local URL, signed with a listen secret (emulator), or verify-and-forward (--port, live host)'))
+      .requiredOption('--forward <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks')
+      .option('--events <list>', 'only these event types (comma-separated)')
+      .option('--port <n>', 'live host: run a local receiver on this port that verifies Svc-Signature with --secret', intFlag(0, 65535))
+      .option('--secret <secret>', "with --port: the endpoint's signing secret")
+      .option('--host <addr>', 'with --port: address to listen on', '127.0.0.1')
+      .addHelpText(
+        'after',
+        `
+Against the emulator, listen subscribes to its live stream and signs every forward with the
+listen secret it prints at start (stable per profile: configure your app once). Ctrl-C stops.
+Each forward is kept in a local log for \`svc webhooks replay\`.`,
+      )
+      .action(lazy(() => import('./listen.js'))),
+    [
+      'svc webhooks listen --forward http://localhost:3000/webhooks',
+      'svc webhooks listen --forward http://localhost:3000/webhooks --events payment.failed --json',
+      'svc webhooks listen --port 8787 --secret "$ENDPOINT_SECRET" --forward http://localhost:3000/webhooks',
+    ],
+  );
+  examples(
+    apiOptions(webhooks.command('tail').description("Print the emulator's live events (and delivery attempts with --attempts)"))
+      .option('--events <list>', 'only these event types (comma-separated)')
+      .option('--attempts', 'also print delivery attempts to registered endpoints')
+      .action(lazy(() => import('./tail.js'))),
+    ['svc webhooks tail', "svc webhooks tail --json | jq -c '{type, id}'"],
+  );
+  examples(
+    webhooks
+      .command('verify')
+      .description('Check an Svc-Signature header offline: exit 0 valid, 1 invalid')
+      .requiredOption('--secret <secret>', "the endpoint's signing secret")
+      .requiredOption('--header <value>', 'the Svc-Signature header, t=…,v1=…')
+      .option('--body-file <path>', 'the raw body (default: stdin)')
+      .option('--tolerance <seconds>', 'allowed clock difference', intFlag(0, 10 * 365 * 86_400), 300)
+      .option('--json', 'print the verdict as JSON')
+      .action(lazy(() => import('./verify.js'))),
+    ["svc webhooks verify --secret \"$SECRET\" --header 't=1763700000,v1=5f…' --body-file body.json", "cat body.json | svc webhooks verify --secret \"$SECRET\" --header \"$SIG\""],
+  );
+  examples(
+    apiOptions(webhooks.command('replay').description('Forward a delivery captured by listen again, or ask the emulator to redeliver it'))
+      .argument('<delivery_id>', 'a delivery id from listen (or an event id), or an emulator delivery id with --emulator')
+      .option('--forward <url>', 'send to this URL instead of the original target')
+      .option('--emulator', "ask the emulator to redeliver its delivery (same Svc-Delivery)")
+      .action(lazy(() => import('./replay.js'))),
+    ['svc webhooks replay ldv_2026…', 'svc webhooks replay dlv_123 --emulator'],
+  );
+  const deliveries = webhooks.command('deliveries').description("The emulator's delivery log");
+  examples(
+    apiOptions(deliveries.command('list').description("An endpoint's deliveries, newest first")).argument('<endpoint_id>').action(lazy(() => import('../emulator/deliveries.js'), 'list')),
+    ['svc webhooks deliveries list we_123'],
+  );
+}

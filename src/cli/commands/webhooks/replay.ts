@@ -1,0 +1,39 @@
+import { apiContext, controlContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { CommonFlags } from '../../options.js';
+import { genericLines } from '../../output.js';
+import { forward, listenHeaders } from './forward.js';
+import { appendLog, findLogged, logPath } from './listen-log.js';
+import { listenSecret } from './listen-secret.js';
+import { printForward } from './listen.js';
+
+// `svc webhooks replay <id>`: send a delivery that `listen` captured to its target again
+// (same Svc-Delivery, a fresh signature), or with --emulator ask the emulator to redeliver one
+// of its own deliveries (it goes back to pending with the same id).
+
+export async function run([id]: string[], flags: CommonFlags & { forward?: string; emulator?: boolean }): Promise<void> {
+  if (flags.emulator) {
+    const ctx = controlContext(flags);
+    const { data } = ctx.traced(await ctx.control.redeliver(id));
+    ctx.out.result(data, `Delivery ${id} queued for redelivery`, () => genericLines(ctx.out, data));
+    return;
+  }
+  const logged = findLogged(id);
+  if (!logged) throw new UsageError(`no delivery ${id} in the listen log (${logPath()}); for an emulator delivery add --emulator.`);
+  const target = flags.forward ?? logged.forward_url;
+  let headers: Record<string, string>;
+  let marker: 'test' | 'live' | undefined;
+  if (logged.headers) {
+    // Captured by the live receiver: pass the original signed headers on unchanged.
+    headers = logged.headers;
+  } else {
+    const ctx = apiContext(flags);
+    marker = ctx.target.environment;
+    headers = listenHeaders(listenSecret(ctx.target.profile).secret, logged.body, logged.type, logged.delivery_id);
+  }
+  const result = await forward(target, logged.body, headers);
+  appendLog({ ...logged, forward_url: target, received_at: new Date().toISOString(), ...result });
+  const { Output } = await import('../../output.js');
+  printForward(new Output(Boolean(flags.json), marker), { type: logged.type, event_id: logged.event_id, delivery_id: logged.delivery_id }, result);
+  if (result.status_code === null || result.status_code >= 300) process.exitCode = 1;
+}

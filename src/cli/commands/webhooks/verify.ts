@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { verifySignature } from '../../../webhooks/signature.js';
+import { EXIT, SilentExit, UsageError } from '../../errors.js';
+import { Output } from '../../output.js';
+
+// `svc webhooks verify`: offline, with the same function merchant servers import. The body
+// is read as raw bytes (a file or stdin), never re-encoded. Exit 0 valid, 1 invalid.
+
+interface Flags {
+  secret: string;
+  header: string;
+  bodyFile?: string;
+  tolerance: number;
+  json?: boolean;
+}
+
+export async function run(_a: string[], flags: Flags): Promise<void> {
+  const body = flags.bodyFile !== undefined ? readBodyFile(flags.bodyFile) : await readStdin();
+  const verdict = verifySignature({ secret: flags.secret, header: flags.header, body, toleranceSeconds: flags.tolerance });
+  const now = Math.floor(Date.now() / 1000);
+  const data = verdict.ok
+    ? { valid: true, reason: null, message: `signed ${now - verdict.timestamp} s ago`, timestamp: verdict.timestamp }
+    : { valid: false, reason: verdict.reason, message: verdict.message, timestamp: null };
+  const out = new Output(Boolean(flags.json));
+  out.result(data, verdict.ok ? out.c.green('✓ valid signature') : out.c.red(`✗ invalid signature: ${data.reason}`), () => out.kv([['detail', data.message]]));
+  if (!verdict.ok) throw new SilentExit(EXIT.api);
+}
+
+function readBodyFile(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    throw new UsageError(`--body-file: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`);
+  }
+}
+
+async function readStdin(): Promise<Buffer> {
+  if (process.stdin.isTTY) throw new UsageError('missing --body-file: give the raw body as a file, or pipe it on stdin.');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+// Finding an emulator started from this folder: `svc emulator start` writes
+// <data dir>/emulator.json ({base_url, keys, pid, …}) while it runs and removes it on exit. A
+// file left behind by a killed emulator is ignored when its pid is gone.
+
+export interface DiscoveredEmulator {
+  base_url: string;
+  checkout_url?: string;
+  data_dir?: string;
+  pid?: number;
+  keys: { name: string; key: string; environment: 'test' | 'live'; scopes: string[]; merchant_id: string; revoked: boolean }[];
+  file: string;
+}
+
+/** Scopes of an all-scope key; the discovered key must have every one of them. */
+const ALL_SCOPES = [
+  'payments:create',
+  'payments:read',
+  'sub_merchants:create',
+  'sub_merchants:read',
+  'payroll:create',
+  'payroll:read',
+  'payouts:create',
+  'payouts:read',
+  'gift_cards:redeem',
+  'fleet_cards:redeem',
+];
+
+export function discoverEmulator(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): DiscoveredEmulator | undefined {
+  const file = resolve(cwd, env.SVC_DATA_DIR ?? '.svc', 'emulator.json');
+  let info: DiscoveredEmulator;
+  try {
+    info = { ...(JSON.parse(readFileSync(file, 'utf8')) as Omit<DiscoveredEmulator, 'file'>), file };
+  } catch {
+    return undefined;
+  }
+  if (typeof info.base_url !== 'string' || !Array.isArray(info.keys)) return undefined;
+  if (typeof info.pid === 'number' && !pidAlive(info.pid)) return undefined;
+  return info;
+}
+
+/** The key the CLI uses with a discovered emulator: its first live-able test key with every scope. */
+export function defaultTestKey(info: DiscoveredEmulator): string | undefined {
+  return info.keys.find((k) => k.environment === 'test' && !k.revoked && ALL_SCOPES.every((s) => k.scopes.includes(s)))?.key;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,71 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+
+// The config file: named profiles in $XDG_CONFIG_HOME/svc/config.json (or
+// ~/.config/svc/config.json). It holds API keys, so the directory is 0700 and the file 0600,
+// written to a temp file and renamed so a crash never leaves half a file.
+
+export interface Profile {
+  api_key?: string;
+  base_url?: string;
+  /** Signs what `svc webhooks listen` forwards; generated once, stable per profile. */
+  listen_secret?: string;
+}
+
+export interface ConfigFile {
+  /** The profile used when neither --profile nor SVC_PROFILE names one. */
+  current_profile?: string;
+  profiles: Record<string, Profile>;
+}
+
+export const PROFILE_FIELDS = ['api_key', 'base_url'] as const;
+export type ProfileField = (typeof PROFILE_FIELDS)[number];
+export const DEFAULT_PROFILE = 'default';
+
+export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  return join(xdg && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.config'), 'svc');
+}
+
+export const configPath = (env: NodeJS.ProcessEnv = process.env) => join(configDir(env), 'config.json');
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ConfigFile {
+  const path = configPath(env);
+  if (!existsSync(path)) return { profiles: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`${path} is not valid JSON (${(err as Error).message}); fix or delete it.`);
+  }
+  const file = parsed as Partial<ConfigFile>;
+  if (!file || typeof file !== 'object' || (file.profiles !== undefined && typeof file.profiles !== 'object')) {
+    throw new UsageError(`${path} does not look like an svc config file; fix or delete it.`);
+  }
+  return { current_profile: file.current_profile, profiles: file.profiles ?? {} };
+}
+
+export function writeConfig(config: ConfigFile, env: NodeJS.ProcessEnv = process.env): string {
+  const dir = configDir(env);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const path = configPath(env);
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  renameSync(tmp, path);
+  chmodSync(path, 0o600); // an older file may have been created with looser bits
+  return path;
+}
+
+/** The profile a command uses: --profile, then SVC_PROFILE, then the file's current profile. */
+export function profileName(flag: string | undefined, config: ConfigFile, env: NodeJS.ProcessEnv = process.env): string {
+  return flag ?? env.SVC_PROFILE ?? config.current_profile ?? DEFAULT_PROFILE;
+}
+
+export function updateProfile(name: string, change: (profile: Profile) => void, env: NodeJS.ProcessEnv = process.env): string {
+  const config = readConfig(env);
+  const profile = (config.profiles[name] ??= {});
+  change(profile);
+  return writeConfig(config, env);
+}

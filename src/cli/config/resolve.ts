@@ -1,0 +1,81 @@
+import { UsageError } from '../errors.js';
+import { profileName, readConfig, type ConfigFile } from './file.js';
+import { defaultTestKey, discoverEmulator, type DiscoveredEmulator } from './discover.js';
+
+// Where a command sends its requests, and with which key. Each value is taken from the first
+// source that has it: flag > environment (SVC_API_KEY, SVC_BASE_URL) > profile > an emulator
+// running from this folder. The discovered emulator's key is used only when the base URL also
+// came from it, so a profile's live host never receives an emulator key (or the reverse).
+
+export type Source = 'flag' | 'env' | 'profile' | 'emulator';
+
+export interface TargetFlags {
+  apiKey?: string;
+  baseUrl?: string;
+  profile?: string;
+}
+
+export interface Target {
+  baseUrl: string;
+  baseUrlSource: Source;
+  apiKey: string;
+  apiKeySource: Source;
+  environment: 'test' | 'live';
+  profile: string;
+  config: ConfigFile;
+  emulator?: DiscoveredEmulator;
+}
+
+export const environmentOf = (key: string): 'test' | 'live' | undefined =>
+  key.startsWith('svc_test_') ? 'test' : key.startsWith('svc_live_') ? 'live' : undefined;
+
+/** The base URL alone (the control API needs no key). */
+export function resolveBaseUrl(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()) {
+  const config = readConfig(env);
+  const profile = profileName(flags.profile, config, env);
+  const fromProfile = config.profiles[profile];
+  if (flags.profile !== undefined && !fromProfile) throw new UsageError(`no profile "${flags.profile}" in the config file (svc config list).`);
+  let baseUrl: string | undefined;
+  let source: Source | undefined;
+  if (flags.baseUrl) [baseUrl, source] = [flags.baseUrl, 'flag'];
+  else if (env.SVC_BASE_URL) [baseUrl, source] = [env.SVC_BASE_URL, 'env'];
+  else if (fromProfile?.base_url) [baseUrl, source] = [fromProfile.base_url, 'profile'];
+  const emulator = source === undefined ? discoverEmulator(cwd, env) : undefined;
+  if (emulator) [baseUrl, source] = [emulator.base_url, 'emulator'];
+  if (!baseUrl || !source) {
+    throw new UsageError('no base URL: pass --base-url, set SVC_BASE_URL, save one with `svc config set base_url …`, or start the emulator in this folder (svc emulator start).');
+  }
+  checkUrl(baseUrl, source);
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), source, profile, config, emulator };
+}
+
+export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Target {
+  const { baseUrl, source: baseUrlSource, profile, config, emulator } = resolveBaseUrl(flags, env, cwd);
+  const fromProfile = config.profiles[profile];
+  let apiKey: string | undefined;
+  let apiKeySource: Source | undefined;
+  if (flags.apiKey) [apiKey, apiKeySource] = [flags.apiKey, 'flag'];
+  else if (env.SVC_API_KEY) [apiKey, apiKeySource] = [env.SVC_API_KEY, 'env'];
+  else if (fromProfile?.api_key) [apiKey, apiKeySource] = [fromProfile.api_key, 'profile'];
+  else if (emulator) [apiKey, apiKeySource] = [defaultTestKey(emulator), 'emulator'];
+  if (!apiKey || !apiKeySource) {
+    throw new UsageError('no API key: pass --api-key, set SVC_API_KEY, or save one with `svc login --api-key …`.');
+  }
+  const environment = environmentOf(apiKey);
+  if (!environment) throw new UsageError(`the API key from ${describeSource(apiKeySource)} does not start with svc_test_ or svc_live_.`);
+  return { baseUrl, baseUrlSource, apiKey, apiKeySource, environment, profile, config, emulator };
+}
+
+export function describeSource(source: Source): string {
+  return { flag: 'the command line', env: 'the environment', profile: 'the profile', emulator: 'the emulator in ./.svc' }[source];
+}
+
+function checkUrl(url: string, source: Source): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`base URL "${url}" (from ${describeSource(source)}) is not a URL.`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`base URL "${url}" must be http:// or https://.`);
+}

@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import { intFlag } from './parse.js';
+
+// The flags shared by commands, added by one helper each so every command spells them the
+// same way, and the lazy action loader that keeps command code out of `svc --help`.
+
+export interface CommonFlags {
+  apiKey?: string;
+  baseUrl?: string;
+  profile?: string;
+  json?: boolean;
+  /** false under --no-input. */
+  input: boolean;
+  timeout: number;
+  traceId?: string;
+}
+
+export interface WriteFlags extends CommonFlags {
+  idempotencyKey?: string;
+}
+
+export interface MoneyFlags extends WriteFlags {
+  yes?: boolean;
+}
+
+/** --api-key, --base-url, --profile, --json, --timeout, --trace-id, --no-input. */
+export function apiOptions(cmd: Command): Command {
+  return cmd
+    .option('--api-key <key>', 'API key (default: $SVC_API_KEY, the profile, or the emulator in ./.svc)')
+    .option('--base-url <url>', 'service address (default: $SVC_BASE_URL, the profile, or the emulator in ./.svc)')
+    .option('--profile <name>', 'config profile to use (default: $SVC_PROFILE or the current profile)')
+    .option('--json', "print the API's data as one JSON document, nothing else on stdout")
+    .option('--timeout <ms>', 'per-attempt request timeout', intFlag(1, 600_000), 30_000)
+    .option('--trace-id <id>', 'X-Trace-ID to send (default: generated)')
+    .option('--no-input', 'never prompt; a missing value is a usage error');
+}
+
+/** API options plus --idempotency-key, for routes that write. */
+export function writeOptions(cmd: Command): Command {
+  return apiOptions(cmd).option('--idempotency-key <key>', 'idempotency key, reused on every retry (default: a new UUID)');
+}
+
+/** Write options plus --yes, for commands that move money (asked with a live key). */
+export function moneyOptions(cmd: Command): Command {
+  return writeOptions(cmd).option('-y, --yes', 'do not ask for confirmation with a live key');
+}
+
+export function examples(cmd: Command, lines: string[]): Command {
+  return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}`);
+}
+
+type Run = (args: string[], flags: any, cmd: Command) => Promise<void>;
+
+/**
+ * Commander action that imports the command's module only when it runs, then calls its
+ * `run` (or the export named `fn`) with the positional arguments, the flags and the command.
+ */
+export function lazy<M>(load: () => Promise<M>, fn: keyof M & string = 'run' as keyof M & string) {
+  return async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const flags = cmd.opts();
+    const positional = args.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a : [a])) as string[];
+    const mod = await load();
+    await (mod[fn] as unknown as Run)(positional, flags, cmd);
+  };
+}

@@ -1,0 +1,140 @@
+import { Chalk, type ChalkInstance } from 'chalk';
+
+// One output helper for every command. Data goes to stdout, status to stderr.
+//   --json  → the API's `data`, exactly, as one JSON document; nothing else on stdout.
+//   human   → a TEST / LIVE marker, then a key-value block or a table.
+// Colour only when the stream is a terminal and NO_COLOR is unset.
+
+export type Environment = 'test' | 'live';
+export type Marker = Environment | 'emulator' | undefined;
+
+const colourLevel = (stream: NodeJS.WriteStream) => (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') || !stream.isTTY ? 0 : 1;
+
+export class Output {
+  /** Colours for stdout and for stderr. */
+  readonly c: ChalkInstance = new Chalk({ level: colourLevel(process.stdout) });
+  readonly e: ChalkInstance = new Chalk({ level: colourLevel(process.stderr) });
+
+  constructor(
+    readonly json: boolean,
+    readonly marker?: Marker,
+  ) {}
+
+  /** The command's result: JSON data, or the human rendering under the marker line. */
+  result(data: unknown, title: string, render: () => string[]): void {
+    if (this.json) {
+      process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+      return;
+    }
+    process.stdout.write(`${[this.heading(title), ...render()].join('\n')}\n`);
+  }
+
+  /** Human-only lines (a stream, a progress summary); ignored under --json. */
+  lines(lines: string[]): void {
+    if (!this.json) process.stdout.write(`${lines.join('\n')}\n`);
+  }
+
+  /** A status message on stderr (never mixes with --json data). */
+  status(message: string): void {
+    process.stderr.write(`${message}\n`);
+  }
+
+  heading(title: string): string {
+    return `${this.badge()}${this.c.bold(title)}`;
+  }
+
+  badge(): string {
+    if (this.marker === undefined) return '';
+    // Without colour the marker is still unmistakable in a log or a pipe.
+    if (this.c.level === 0) return `[${this.marker.toUpperCase()}] `;
+    switch (this.marker) {
+      case 'test':
+        return `${this.c.black.bgYellow(' TEST ')} `;
+      case 'live':
+        return `${this.c.white.bgRed.bold(' LIVE ')} `;
+      case 'emulator':
+        return `${this.c.black.bgCyan(' EMULATOR ')} `;
+      default:
+        return '';
+    }
+  }
+
+  kv(pairs: [string, unknown][]): string[] {
+    const shown = pairs.filter(([, v]) => v !== undefined);
+    const width = Math.max(0, ...shown.map(([k]) => k.length));
+    return shown.map(([k, v]) => `  ${this.c.dim(k.padEnd(width))}  ${this.value(v)}`);
+  }
+
+  table(columns: string[], rows: unknown[][]): string[] {
+    if (rows.length === 0) return [this.c.dim('  (none)')];
+    const cells = rows.map((r) => r.map((v) => plain(v)));
+    const widths = columns.map((col, i) => Math.max(col.length, ...cells.map((r) => (r[i] ?? '').length)));
+    const line = (r: string[]) => `  ${r.map((v, i) => (i === r.length - 1 ? v : v.padEnd(widths[i]))).join('  ')}`.trimEnd();
+    return [this.c.dim(line(columns)), ...cells.map((r) => line(r))];
+  }
+
+  /** Status words carry their meaning in colour. */
+  statusWord(value: string): string {
+    if (/^(completed|active|approved|pending_approval|ok|valid|delivered)$/.test(value)) return this.c.green(value);
+    if (/^(failed|revoked|dead_letter|expired|invalid)$/.test(value)) return this.c.red(value);
+    if (/^(pending|processing|needs_attention|partial)$/.test(value)) return this.c.yellow(value);
+    return value;
+  }
+
+  private value(v: unknown): string {
+    if (v === null) return this.c.dim('—');
+    if (typeof v === 'string') return this.statusWord(v);
+    return plain(v);
+  }
+
+}
+
+function plain(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+const fractionDigits = new Map<string, number>();
+/** 1200 USD → "12.00 USD" (the currency's own minor-unit digits). */
+export function money(amount: number | null | undefined, currency: string): string {
+  if (amount === null || amount === undefined) return 'any amount';
+  let digits = fractionDigits.get(currency);
+  if (digits === undefined) {
+    try {
+      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      digits = 2;
+    }
+    fractionDigits.set(currency, digits);
+  }
+  const value = (amount / 10 ** digits).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return `${value} ${currency}`;
+}
+
+/**
+ * A readable rendering of a JSON object whose exact shape the command does not fix (control
+ * API answers): scalar fields as a key-value block, each array of objects as a table.
+ */
+export function genericLines(out: Output, data: unknown): string[] {
+  if (data === null || typeof data !== 'object') return [`  ${plain(data)}`];
+  if (Array.isArray(data)) return objectTable(out, data);
+  const lines: string[] = [];
+  const scalars: [string, unknown][] = [];
+  for (const [k, v] of Object.entries(data)) {
+    if (Array.isArray(v) && v.every((row) => row !== null && typeof row === 'object')) {
+      lines.push('', out.c.bold(`  ${k}`), ...objectTable(out, v));
+    } else scalars.push([k.replace(/_/g, ' '), v]);
+  }
+  return [...out.kv(scalars), ...lines];
+}
+
+function objectTable(out: Output, rows: unknown[]): string[] {
+  const objects = rows as Record<string, unknown>[];
+  const columns = [...new Set(objects.flatMap((o) => Object.keys(o).filter((k) => o[k] === null || typeof o[k] !== 'object')))];
+  return out.table(
+    columns.map((c) => c.toUpperCase()),
+    objects.map((o) => columns.map((c) => o[c])),
+  );
+}

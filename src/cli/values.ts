@@ -1,0 +1,25 @@
+import { SilentExit, UsageError, EXIT } from './errors.js';
+
+// Small value parsers shared by commands; a bad value is a usage error naming its flag.
+
+export const splitList = (value: string): string[] =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function parseJsonObject(flag: string, text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${flag}: not valid JSON (${(err as Error).message}).`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${flag}: must be a JSON object.`);
+  return value as Record<string, unknown>;
+}
+
+/** A failed payment is data (exit 0) unless the caller asked --fail-on-failed. */
+export function failOnFailed(flags: { failOnFailed?: boolean }, status: string): void {
+  if (flags.failOnFailed && status === 'failed') throw new SilentExit(EXIT.api);
+}

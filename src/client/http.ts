@@ -1,0 +1,149 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { request } from 'undici';
+import { SvcError } from './error.js';
+import { backoffMs, isRetryableNetworkCode, isRetryableStatus, MAX_ATTEMPTS, retryAfterMs } from './retry.js';
+
+// The HTTP half of the client: one call = up to 5 attempts with the same idempotency key and
+// trace id, the spec's backoff, a per-attempt timeout, and every outcome folded into either
+// `ApiResult` or `SvcError`. Responses are not validated against the zod schemas at run time:
+// the types come from those schemas at compile time, and the CLI must keep working against a
+// live host that adds fields (loading zod and every schema would also cost cold-start time).
+
+export type IdempotencyHeader = 'X-Idempotency-Key' | 'Idempotency-Key';
+
+export interface ClientOptions {
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …`; omitted for the emulator's control API. */
+  apiKey?: string;
+  /** Per-attempt timeout in ms (headers and body). */
+  timeoutMs?: number;
+  /** X-Trace-ID sent on every request of this client; generated when absent. */
+  traceId?: string;
+  /** Called before each retry (the CLI prints it on stderr). */
+  onRetry?(info: RetryInfo): void;
+  /** Replaced in unit tests of the policy; real waits otherwise. */
+  sleep?(ms: number): Promise<void>;
+}
+
+export interface RetryInfo {
+  attempt: number;
+  waitMs: number;
+  reason: string;
+}
+
+export interface CallOptions {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  /** The route takes an idempotency key in this header; `key` is reused on every attempt. */
+  idempotency?: { header: IdempotencyHeader; key: string };
+}
+
+export interface ApiResult<T> {
+  data: T;
+  status: number;
+  traceId: string | null;
+  idempotencyKey?: string;
+  /** The service answered with a stored response (Idempotent-Replayed: true). */
+  replayed: boolean;
+  attempts: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export const newIdempotencyKey = (): string => randomUUID();
+export const newTraceId = (): string => `trc_cli_${randomBytes(10).toString('hex')}`;
+
+const sleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
+
+export class HttpClient {
+  readonly baseUrl: string;
+  readonly traceId: string;
+  constructor(private readonly options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.traceId = options.traceId ?? newTraceId();
+  }
+
+  url(path: string, query?: CallOptions['query']): string {
+    const url = new URL(this.baseUrl + path);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+    return url.toString();
+  }
+
+  async call<T>(call: CallOptions): Promise<ApiResult<T>> {
+    const headers: Record<string, string> = { accept: 'application/json', 'x-trace-id': this.traceId, 'user-agent': 'svc-cli' };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    if (call.idempotency) headers[call.idempotency.header.toLowerCase()] = call.idempotency.key;
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      body = JSON.stringify(call.body);
+      headers['content-type'] = 'application/json';
+    }
+    // Only a request the service can recognize as a repeat may be sent twice.
+    const safeToRepeat = call.method === 'GET' || call.idempotency !== undefined;
+    const timeout = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const url = this.url(call.path, call.query);
+    let lastError: SvcError | undefined;
+
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      let waitMs = backoffMs(attempt - 1);
+      try {
+        const res = await request(url, { method: call.method, headers, body, headersTimeout: timeout, bodyTimeout: timeout });
+        const text = await res.body.text();
+        const traceId = headerValue(res.headers['x-trace-id']) ?? null;
+        const parsed = parseEnvelope(text);
+        if (parsed?.success === true && res.statusCode < 400) {
+          return {
+            data: parsed.data as T,
+            status: res.statusCode,
+            traceId,
+            idempotencyKey: call.idempotency?.key,
+            replayed: headerValue(res.headers['idempotent-replayed']) === 'true',
+            attempts: attempt,
+          };
+        }
+        const code = parsed?.success === false ? String(parsed.error?.code ?? 'UNKNOWN') : res.statusCode >= 400 ? `HTTP_${res.statusCode}` : 'BAD_RESPONSE';
+        const message =
+          parsed?.success === false ? String(parsed.error?.message ?? '') : `unexpected answer from ${call.method} ${call.path} (HTTP ${res.statusCode}): ${text.slice(0, 200)}`;
+        lastError = new SvcError(code, res.statusCode, message, traceId);
+        if (!safeToRepeat || !isRetryableStatus(res.statusCode, code)) throw lastError;
+        waitMs = retryAfterMs(res.headers['retry-after']) ?? waitMs;
+        if (attempt < MAX_ATTEMPTS) this.options.onRetry?.({ attempt, waitMs, reason: `${res.statusCode} ${code}` });
+      } catch (err) {
+        if (err instanceof SvcError) throw err;
+        const e = err as Error & { code?: string };
+        const timedOut = /TIMEOUT/.test(e.code ?? '');
+        lastError = new SvcError(
+          timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
+          0,
+          timedOut ? `no answer from ${this.baseUrl} within ${timeout} ms` : `cannot reach ${this.baseUrl}: ${e.code ?? ''} ${e.message}`.trim(),
+          null,
+        );
+        if (!safeToRepeat || !isRetryableNetworkCode(e.code)) throw lastError;
+        if (attempt < MAX_ATTEMPTS) this.options.onRetry?.({ attempt, waitMs, reason: e.code ?? 'network error' });
+      }
+      if (attempt < MAX_ATTEMPTS) await (this.options.sleep ?? sleep)(waitMs);
+    }
+    throw lastError!;
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+interface Envelope {
+  success?: boolean;
+  data?: unknown;
+  error?: { code?: unknown; message?: unknown };
+}
+
+function parseEnvelope(text: string): Envelope | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value !== null && typeof value === 'object' && 'success' in value ? (value as Envelope) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,152 @@
+import { request } from 'undici';
+import { SvcError } from './error.js';
+
+// A client for the emulator's live stream (GET /emulator/stream, Server-Sent Events). It
+// reconnects on its own with the last cursor it handled (Last-Event-ID), so a restart of the
+// emulator loses nothing; handlers run one message at a time, in stream order.
+
+export interface StreamEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  environment: 'test' | 'live';
+  /** The exact JSON body every delivery of this event sends (sign these bytes). */
+  body: string;
+}
+
+export interface StreamAttempt {
+  delivery_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  latency_ms: number | null;
+  error: string | null;
+  delivery_status: string;
+  at: string;
+}
+
+export interface StreamHandlers {
+  event(e: StreamEvent, cursor: string): void | Promise<void>;
+  attempt?(a: StreamAttempt, cursor: string): void | Promise<void>;
+  connected?(info: { reconnect: boolean; resumedFrom: string | null }): void;
+  disconnected?(info: { reason: string; retryInMs: number }): void;
+}
+
+export interface StreamOptions {
+  baseUrl: string;
+  apiKey: string;
+  types?: string[];
+  /** Resume after this cursor; absent: start at now. */
+  lastEventId?: string;
+  traceId?: string;
+}
+
+export const STREAM_PATH = '/emulator/stream';
+/** Pings come every 15 s: three missed means the connection is dead. */
+const IDLE_TIMEOUT_MS = 45_000;
+const RECONNECT_BASE_MS = 250;
+const RECONNECT_MAX_MS = 5_000;
+
+export class EventStream {
+  lastEventId: string | undefined;
+  constructor(private readonly options: StreamOptions) {
+    this.lastEventId = options.lastEventId;
+  }
+
+  /** Runs until `signal` aborts (resolves) or the service refuses the stream (rejects with SvcError). */
+  async run(handlers: StreamHandlers, signal: AbortSignal): Promise<void> {
+    let connects = 0;
+    let failures = 0;
+    while (!signal.aborted) {
+      let reason: string;
+      try {
+        await this.connectOnce(handlers, signal, connects++ > 0, () => (failures = 0));
+        reason = 'the stream ended';
+      } catch (err) {
+        if (signal.aborted) return;
+        if (err instanceof SvcError && err.status !== 0 && ![429, 500, 502, 503].includes(err.status)) throw err;
+        reason = (err as Error).message;
+      }
+      if (signal.aborted) return;
+      const wait = Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** failures++);
+      handlers.disconnected?.({ reason, retryInMs: wait });
+      await new Promise<void>((ok) => {
+        const t = setTimeout(ok, wait);
+        signal.addEventListener('abort', () => (clearTimeout(t), ok()), { once: true });
+      });
+    }
+  }
+
+  private async connectOnce(handlers: StreamHandlers, signal: AbortSignal, reconnect: boolean, onOpen: () => void): Promise<void> {
+    const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + STREAM_PATH);
+    if (this.options.types?.length) url.searchParams.set('types', this.options.types.join(','));
+    const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept: 'text/event-stream' };
+    if (this.options.traceId) headers['x-trace-id'] = this.options.traceId;
+    if (this.lastEventId) headers['last-event-id'] = this.lastEventId;
+    let res;
+    try {
+      res = await request(url, { method: 'GET', headers, signal, headersTimeout: 10_000, bodyTimeout: IDLE_TIMEOUT_MS });
+    } catch (err) {
+      throw new SvcError('NETWORK_ERROR', 0, `cannot reach ${this.options.baseUrl}: ${(err as { code?: string }).code ?? (err as Error).message}`, null);
+    }
+    if (res.statusCode !== 200) {
+      const text = await res.body.text().catch(() => '');
+      const trace = (res.headers['x-trace-id'] as string | undefined) ?? null;
+      let code = `HTTP_${res.statusCode}`;
+      let message = text.slice(0, 200);
+      try {
+        const parsed = JSON.parse(text) as { error?: { code: string; message: string } };
+        if (parsed.error) ({ code, message } = parsed.error);
+      } catch {
+        /* not the envelope */
+      }
+      if (res.statusCode === 404) message = `${message} (no live stream at ${this.options.baseUrl}: it is not an svc emulator; against a live host use --port)`;
+      throw new SvcError(code, res.statusCode, message, trace);
+    }
+    onOpen();
+    handlers.connected?.({ reconnect, resumedFrom: this.lastEventId ?? null });
+    let buffer = '';
+    try {
+      for await (const chunk of res.body) {
+        buffer += (chunk as Buffer).toString('utf8');
+        let end: number;
+        while ((end = frameEnd(buffer)) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+          await this.dispatch(frame, handlers);
+        }
+      }
+    } catch (err) {
+      if (signal.aborted) return;
+      throw new SvcError('NETWORK_ERROR', 0, `stream interrupted: ${(err as { code?: string }).code ?? (err as Error).message}`, null);
+    }
+  }
+
+  private async dispatch(frame: string, handlers: StreamHandlers): Promise<void> {
+    let event = 'message';
+    let id: string | undefined;
+    const data: string[] = [];
+    for (const line of frame.split(/\r?\n/)) {
+      if (line === '' || line.startsWith(':')) continue; // comments: the greeting and pings
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (field === 'event') event = value;
+      else if (field === 'id') id = value;
+      else if (field === 'data') data.push(value);
+    }
+    if (data.length === 0) return;
+    const payload = JSON.parse(data.join('\n')) as unknown;
+    if (event === 'event') await handlers.event(payload as StreamEvent, id ?? '');
+    else if (event === 'attempt') await handlers.attempt?.(payload as StreamAttempt, id ?? '');
+    // Only a handled message moves the cursor, so a reconnect resends what was not handled.
+    if (id) this.lastEventId = id;
+  }
+}
+
+function frameEnd(buffer: string): number {
+  const m = /\r?\n\r?\n/.exec(buffer);
+  return m ? m.index : -1;
+}
