@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { parseDuration } from '../../../../emulator/clock.js';
 import { parseRateLimit } from '../../../../emulator/gateway/rate-limit.js';
 import { choiceFlag, intFlag, wrapParser } from '../../parse.js';
@@ -30,14 +30,15 @@ export function register(emulator: Command): void {
     .option('--fixtures <file>', 'seed a new data dir from this file (default: the bundled fixtures/default.json)')
     .option('--json', 'print one JSON ready line on stdout and nothing else there')
     .option('--clock <mode>', 'system (real time) or manual (frozen until `svc emulator clock advance`)', choiceFlag(['system', 'manual'] as const), 'system')
-    .option('--rate-limit <spec>', 'per-merchant budget, e.g. 100/1s, 6000/1m, or off', wrapParser(parseRateLimit), parseRateLimit('100/1s'))
+    // Parsed defaults get a readable label in --help (commander would print their JSON).
+    .addOption(new Option('--rate-limit <spec>', 'per-merchant budget, e.g. 100/1s, 6000/1m, or off').argParser(wrapParser(parseRateLimit)).default(parseRateLimit('100/1s'), '100/1s'))
     .option('--latency <ms>', 'delay every merchant request by this many ms', intFlag(0, 60_000), 0)
     .option('--quiet', 'do not log requests')
     .option('--fsync', 'fsync the journal on every write (survives power loss, slower)')
-    .option('--payout-delay <duration>', 'how long the payout provider takes to answer', wrapParser(parseDuration), 2_000)
+    .addOption(new Option('--payout-delay <duration>', 'how long the payout provider takes to answer').argParser(wrapParser(parseDuration)).default(2_000, '2s'))
     .option('--payout-outcome <outcome>', 'what the payout provider answers', choiceFlag(['completed', 'failed'] as const), 'completed')
-    .option('--momo-delay <duration>', 'how long a live mobile-money payment stays pending', wrapParser(parseDuration), 5_000)
-    .option('--webhook-timeout <duration>', 'how long a receiver may take to answer', wrapParser(parseDuration), 10_000)
+    .addOption(new Option('--momo-delay <duration>', 'how long a live mobile-money payment stays pending').argParser(wrapParser(parseDuration)).default(5_000, '5s'))
+    .addOption(new Option('--webhook-timeout <duration>', 'how long a receiver may take to answer').argParser(wrapParser(parseDuration)).default(10_000, '10s'))
     .addHelpText(
       'after',
       `

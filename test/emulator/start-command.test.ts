@@ -1,0 +1,109 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { idem, request, tempDir } from '../helpers/emulator.js';
+import { runSvc, startSvc } from '../helpers/svc-process.js';
+
+// `svc emulator start` as scripts use it: the --json ready line, clean shutdown on SIGTERM
+// and SIGINT (store flushed, data kept), and usage errors for bad flags.
+
+const KEY_FIELDS = ['environment', 'key', 'merchant_id', 'name', 'revoked', 'scopes'];
+
+test('--json prints exactly one JSON line; SIGTERM exits 0 and the data survives a restart', async () => {
+  const dataDir = tempDir('svc-start-');
+  try {
+    // No --quiet: request logs must go to stderr, never to stdout.
+    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--clock', 'manual']);
+    const { ready } = svc;
+    assert.deepEqual(Object.keys(ready).sort(), ['base_url', 'checkout_url', 'data_dir', 'keys']);
+    assert.match(ready.base_url, /^http:\/\/127\.0\.0\.1:\d+$/, 'default host is 127.0.0.1');
+    assert.notEqual(new URL(ready.base_url).port, '0', '--port 0 picked a real port');
+    assert.equal(ready.checkout_url, `${ready.base_url}/checkout`);
+    assert.equal(ready.data_dir, dataDir);
+    assert.ok(ready.keys.length >= 7);
+    for (const k of ready.keys) {
+      assert.deepEqual(Object.keys(k).sort(), KEY_FIELDS);
+      assert.match(k.key, /^svc_(test|live)_/);
+      assert.equal(k.environment, k.key.startsWith('svc_test_') ? 'test' : 'live');
+      assert.ok(Array.isArray(k.scopes));
+      assert.equal(typeof k.revoked, 'boolean');
+    }
+    const testKey = ready.keys.find((k) => k.environment === 'test' && !k.revoked && k.scopes.includes('payments:create'))!;
+    assert.ok(ready.keys.some((k) => k.revoked));
+
+    // The discovery file exists while it runs.
+    const discovery = JSON.parse(readFileSync(join(dataDir, 'emulator.json'), 'utf8'));
+    assert.equal(discovery.base_url, ready.base_url);
+    assert.equal(discovery.pid, svc.child.pid);
+
+    const created = await request(ready.base_url, 'POST', '/v1/api/payment-links', { key: testKey.key, body: { title: 'CLI', amount: 10 }, idempotencyKey: idem() });
+    assert.equal(created.status, 201);
+    svc.child.kill('SIGTERM');
+    assert.equal(await svc.done, 0);
+    assert.equal(svc.stdout().trimEnd().split('\n').length, 1, `stdout: ${svc.stdout()}`);
+    assert.ok(svc.stdout().endsWith('\n'));
+    assert.match(svc.stderr(), /POST \/v1\/api\/payment-links 201/);
+    assert.ok(!svc.stderr().includes(testKey.key), 'the request log masks keys');
+    assert.ok(!existsSync(join(dataDir, 'emulator.json')), 'the discovery file is removed on exit');
+
+    const again = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
+    try {
+      const read = await request(again.ready.base_url, 'GET', `/v1/api/payment-links/${created.json.data.id}`, { key: testKey.key });
+      assert.equal(read.status, 200);
+      assert.equal(read.json.data.title, 'CLI');
+    } finally {
+      again.child.kill('SIGINT');
+      assert.equal(await again.done, 0);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('SIGINT exits 0 after flushing: the data is in the snapshot, the journal is empty', async () => {
+  const dataDir = tempDir('svc-sigint-');
+  try {
+    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
+    const key = svc.ready.keys[0].key;
+    const created = await request(svc.ready.base_url, 'POST', '/v1/api/webhook-endpoints', { key, body: { url: 'https://example.com/h', events: ['payment.failed'] } });
+    assert.equal(created.status, 201);
+    svc.child.kill('SIGINT');
+    assert.equal(await svc.done, 0);
+    assert.equal(readFileSync(join(dataDir, 'journal.ndjson'), 'utf8'), '');
+    assert.ok(readFileSync(join(dataDir, 'store.json'), 'utf8').includes(created.json.data.endpoint.id));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('bad flag values exit 2 with a message naming the problem', () => {
+  const cases: Array<[string[], RegExp]> = [
+    [['--port', 'abc'], /port.*whole number|whole number.*abc/i],
+    [['--port', '70000'], /65535/],
+    [['--port', '-1'], /port|0 to 65535/i],
+    [['--clock', 'weird'], /system, manual/],
+    [['--rate-limit', 'lots'], /rate limit/i],
+    [['--latency', 'slow'], /latency|whole number/i],
+    [['--no-such-flag'], /unknown option/i],
+  ];
+  for (const [args, message] of cases) {
+    const r = runSvc(['emulator', 'start', '--json', '--data-dir', '/nonexistent/never-created', ...args]);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, message, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stdout, '', 'no ready line on a usage error');
+  }
+  assert.ok(!existsSync('/nonexistent/never-created'));
+});
+
+test('--help documents the flags and their defaults; --version prints the version', () => {
+  const help = runSvc(['emulator', 'start', '--help']);
+  assert.equal(help.status, 0);
+  for (const flag of ['--port', '--host', '--data-dir', '--fixtures', '--json', '--clock', '--rate-limit']) assert.ok(help.stdout.includes(flag), flag);
+  assert.match(help.stdout, /default:\s+4242\)/);
+  assert.match(help.stdout, /default:\s+"127\.0\.0\.1"\)/);
+  assert.match(help.stdout, /default:\s+100\/1s\)/);
+  const version = runSvc(['--version']);
+  assert.equal(version.status, 0);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+});
