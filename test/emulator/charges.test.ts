@@ -76,6 +76,21 @@ describe('wallet rail', () => {
     assert.equal((await emu.request('GET', `/v1/api/payments/${p.id}`)).json.data.status, 'failed');
   });
 
+  test('after a top-up of the customer wallet, the same charge succeeds', async () => {
+    const m = await mandate({ rail: 'wallet', currency: 'LRD', customer_phone: SAM_EMPTY });
+    assert.equal((await charged({ mandate_id: m.id, amount_cents: 800, currency: 'LRD' })).status, 'failed');
+    const topUp = await emu.request('POST', `/_emulator/users/${encodeURIComponent(SAM_EMPTY)}/top-up`, { key: null, body: { environment: 'test', currency: 'LRD', amount: 1000 } });
+    assert.equal(topUp.status, 200, topUp.text);
+    assert.equal(topUp.json.data.wallets.test.LRD, 1000);
+    assert.equal(topUp.json.data.wallets.live.LRD, 0);
+    assert.equal((await charged({ mandate_id: m.id, amount_cents: 800, currency: 'LRD' })).status, 'completed');
+    assert.equal(await userBalance(emu, SAM_EMPTY, 'test', 'LRD'), 200);
+    const entries = (await emu.request('GET', `/_emulator/users/${encodeURIComponent(SAM_EMPTY)}`, { key: null })).json.data.entries as Array<{ amount: number; reason: string }>;
+    assert.deepEqual(entries.map((e) => [e.reason, e.amount]), [['top_up', 1000], ['mandate_charge', -800]]);
+    const bad = await emu.request('POST', '/_emulator/users/+231779999999/top-up', { key: null, body: { environment: 'test', currency: 'LRD', amount: 1 } });
+    assert.equal(bad.status, 404);
+  });
+
   test('a charge of exactly the balance empties the wallet; the next one fails', async () => {
     // Fatu has 250.00 USD in test.
     const m = await mandate({ rail: 'wallet', currency: 'USD', customer_phone: '+231880000203', max_amount_cents: 25000 });

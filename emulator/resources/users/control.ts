@@ -1,6 +1,10 @@
+import { z } from 'zod';
 import { defineControl, type ControlRoute } from '../../control/route.js';
+import { Environment, MinorUnits, WalletCurrency } from '../../schema/common.js';
 import { notFound } from '../../schema/errors.js';
-import { USERS, findUserByPhone, toControlUser, type UserRecord } from './domain.js';
+import { creditUser, USERS, findUserByPhone, toControlUser, type UserRecord } from './domain.js';
+
+const TopUp = z.strictObject({ environment: Environment, currency: WalletCurrency, amount: MinorUnits });
 
 // The wallet app's side of the world, for the CLI and tests: who the service users are and
 // what their wallets hold (with the ledger), so a charge or payroll line can be seen landing.
@@ -21,5 +25,18 @@ export const userControlRoutes: ControlRoute[] = [
       if (!user) throw notFound('user with this phone');
       return toControlUser(s, user);
     },
+  }),
+  defineControl({
+    method: 'post',
+    path: '/users/:phone/top-up',
+    summary: "Add money to a service user's wallet (a cash-in at an agent, in the real app)",
+    body: TopUp,
+    handler: (s, { params, body }) =>
+      s.store.transaction((tx) => {
+        const user = findUserByPhone(s, params.phone);
+        if (!user) throw notFound('user with this phone');
+        creditUser(s, tx, user.id, body.environment, body.currency, body.amount, 'top_up');
+        return toControlUser(s, s.store.get<UserRecord>(USERS, user.id)!);
+      }),
   }),
 ];
