@@ -6,6 +6,7 @@ import { cardOutcome, normalizeCardNumber, passesLuhn } from '../resources/cards
 import { maskPhone, normalizePhone } from '../resources/users/phone.js';
 import { payFromUserWallet } from './wallet-payment.js';
 import { FieldProblem } from './checkout-errors.js';
+import { parseExpiry } from './fields.js';
 
 export { FieldProblem };
 
@@ -41,12 +42,10 @@ export function checkPhone(raw: string): string {
 function checkCard(details: { number: string; expiry: string; cvc: string }, now: number): string {
   const number = normalizeCardNumber(details.number);
   if (!/^\d{12,19}$/.test(number) || !passesLuhn(number)) throw new FieldProblem('number', 'That card number is not valid. Check the digits.');
-  const exp = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(details.expiry);
-  const month = exp ? Number(exp[1]) : 0;
-  if (!exp || month < 1 || month > 12) throw new FieldProblem('expiry', 'Enter the expiry date as MM/YY.');
-  const year = exp[2].length === 2 ? 2000 + Number(exp[2]) : Number(exp[2]);
+  const exp = parseExpiry(details.expiry);
+  if (!exp) throw new FieldProblem('expiry', 'Enter the expiry date as MM/YY.');
   const today = new Date(now);
-  if (year * 12 + month < today.getUTCFullYear() * 12 + today.getUTCMonth() + 1) throw new FieldProblem('expiry', 'This card has expired.');
+  if (exp.year * 12 + exp.month < today.getUTCFullYear() * 12 + today.getUTCMonth() + 1) throw new FieldProblem('expiry', 'This card has expired.');
   if (!/^\d{3,4}$/.test(details.cvc.trim())) throw new FieldProblem('cvc', 'The security code is the 3 or 4 digits on the card.');
   return number;
 }

@@ -1,8 +1,8 @@
 import { html, type Html } from './html.js';
+import { cardFields, errorBox, input, pinInput } from './fields.js';
 import { layout, type PageOptions } from './layout.js';
 import { formatMinor } from './money.js';
 import { AUTO_RETURN_SECONDS, returnUrl } from './return-url.js';
-import { TEST_CARDS } from '../resources/cards/test-cards.js';
 import type { LinkRecord } from '../resources/payment-links/domain.js';
 import type { PaymentRecord } from '../resources/payments/domain.js';
 import type { CheckoutMethod } from './checkout-pay.js';
@@ -23,32 +23,14 @@ export interface FormState {
 
 const linkPath = (link: LinkRecord) => `/checkout/${encodeURIComponent(link.link_code)}`;
 
-function field(opts: { name: string; label: string; hint?: string; type?: string; value?: string; error?: FormState['error']; attrs?: Html }): Html {
-  const id = `f-${opts.name}`;
-  const invalid = opts.error?.field === opts.name;
-  return html`<label for="${id}">${opts.label}${opts.hint ? html`<span class="hint" id="${id}-hint">${opts.hint}</span>` : ''}</label>
-<input id="${id}" name="${opts.name}" type="${opts.type ?? 'text'}" value="${opts.value ?? ''}" required${invalid ? html` aria-invalid="true" aria-describedby="form-error"` : opts.hint ? html` aria-describedby="${id}-hint"` : ''} ${opts.attrs ?? ''}>`;
-}
-
 function methodFields(link: LinkRecord, state: FormState): Html {
   const { values, error } = state;
-  if (state.method === 'card') {
-    const hint =
-      link.environment === 'test'
-        ? html`<details class="muted" open><summary>Test card numbers</summary><ul>${TEST_CARDS.map(
-            (c) => html`<li><code>${c.number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code> ${c.label}</li>`,
-          )}</ul><p>Any future expiry date and any 3-digit CVC.</p></details>`
-        : '';
-    return html`${hint}
-${field({ name: 'number', label: 'Card number', error, attrs: html`inputmode="numeric" autocomplete="cc-number" maxlength="23"` })}
-<div class="row"><div>${field({ name: 'expiry', label: 'Expiry', hint: 'MM/YY', value: values.expiry, error, attrs: html`autocomplete="cc-exp" maxlength="7"` })}</div>
-<div>${field({ name: 'cvc', label: 'CVC', hint: '3 or 4 digits', error, attrs: html`inputmode="numeric" autocomplete="cc-csc" maxlength="4"` })}</div></div>`;
-  }
+  if (state.method === 'card') return cardFields(link.environment, error, values.expiry);
   if (state.method === 'momo') {
-    return html`${field({ name: 'phone', label: 'Mobile money number', hint: 'With the country code, e.g. +231770000201. Approve the request on your phone.', type: 'tel', value: values.phone, error, attrs: html`autocomplete="tel"` })}`;
+    return html`${input({ name: 'phone', label: 'Mobile money number', hint: 'With the country code, e.g. +231770000201. Approve the request on your phone.', type: 'tel', value: values.phone, error, attrs: html`autocomplete="tel"` })}`;
   }
-  return html`${field({ name: 'phone', label: 'Wallet phone number', hint: 'The phone number of your service wallet', type: 'tel', value: values.phone, error, attrs: html`autocomplete="tel"` })}
-${field({ name: 'pin', label: 'Wallet PIN', type: 'password', error, attrs: html`inputmode="numeric" autocomplete="off" maxlength="6"` })}`;
+  return html`${input({ name: 'phone', label: 'Wallet phone number', hint: 'The phone number of your service wallet', type: 'tel', value: values.phone, error, attrs: html`autocomplete="tel"` })}
+${pinInput('Wallet PIN', error)}`;
 }
 
 export function payPage(link: LinkRecord, merchantName: string, state: FormState): Html {
@@ -66,7 +48,7 @@ export function payPage(link: LinkRecord, merchantName: string, state: FormState
 ${link.description ? html`<p class="muted">${link.description}</p>` : ''}
 ${anyAmount ? '' : html`<p class="amount">${formatMinor(link.amount!, link.currency)}</p>`}
 ${tabs}
-${state.error ? html`<div class="alert error" role="alert" id="form-error">${state.error.message}</div>` : ''}
+${errorBox(state.error)}
 <form method="post" action="${linkPath(link)}">
 <fieldset>
 <legend class="visually-hidden">${METHOD_LABELS[state.method]}</legend>
@@ -74,7 +56,7 @@ ${state.error ? html`<div class="alert error" role="alert" id="form-error">${sta
 <input type="hidden" name="method" value="${state.method}">
 ${
   anyAmount
-    ? field({ name: 'amount', label: `Amount (${link.currency})`, hint: 'Enter the amount you want to pay', value: state.values.amount, error: state.error, attrs: html`inputmode="decimal" autocomplete="off"` })
+    ? input({ name: 'amount', label: `Amount (${link.currency})`, hint: 'Enter the amount you want to pay', value: state.values.amount, error: state.error, attrs: html`inputmode="decimal" autocomplete="off"` })
     : ''
 }
 ${methodFields(link, state)}

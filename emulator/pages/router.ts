@@ -2,6 +2,9 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Services } from '../services.js';
 import { messagePage, sendPage } from './layout.js';
 import { mountCheckout } from './checkout.js';
+import { mountCardMandate } from './mandate.js';
+import { mountWalletMandate } from './wallet-mandate.js';
+import { mountPayrollApproval } from './payroll-approval.js';
 
 // The hosted pages, mounted at /checkout ({checkout_url}). Server-rendered HTML with urlencoded
 // form posts: they work without JavaScript. The approval pages come before `/:code`, whose
@@ -10,6 +13,9 @@ import { mountCheckout } from './checkout.js';
 export function checkoutPages(services: Services): Router {
   const router = express.Router();
   router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
+  mountCardMandate(router, services);
+  mountWalletMandate(router, services);
+  mountPayrollApproval(router, services);
   mountCheckout(router, services);
 
   router.use((_req: Request, res: Response) => {

@@ -1,0 +1,58 @@
+import type { Request, Response } from 'express';
+import type { Services } from '../services.js';
+import { ApiError } from '../schema/errors.js';
+import { checkFormToken, priorSubmission, recordSubmission } from './form-token.js';
+import { formField } from './form.js';
+import { html, type Html } from './html.js';
+import { messagePage, sendPage } from './layout.js';
+import { FieldProblem } from './checkout-errors.js';
+import type { FormError } from './fields.js';
+
+// What the three approval pages (card mandate, wallet mandate, payroll run) share: their form
+// fields, and one POST flow — check the one-time token, call the owning domain's approval
+// function (mandates/domain.ts, payroll/domain.ts: the same code the control API uses), record
+// the token in the same transaction, and redirect to the page, which now shows the result
+// (POST-redirect-GET). A refusal (wrong PIN, bad card) shows the form again with the message.
+
+/** Which form field an ApiError is about: "number: is not valid" → number; PIN codes → pin. */
+export function fieldOf(err: ApiError, aliases: Record<string, string> = {}): FormError {
+  if (err.code === 'PIN_INVALID' || err.code === 'PIN_LOCKED') return { field: 'pin', message: err.message };
+  const m = /^([a-z_]+): (.*)$/.exec(err.message);
+  if (m) return { field: aliases[m[1]] ?? m[1], message: `${m[2].charAt(0).toUpperCase()}${m[2].slice(1)}.` };
+  return { field: '', message: err.message };
+}
+
+export function handleApproval(
+  services: Services,
+  req: Request,
+  res: Response,
+  opts: {
+    subject: string;
+    /** The page's own path; the POST redirects back to it. */
+    path: string;
+    approve(): void;
+    /** The form again, with what went wrong. */
+    rerender(token: string, error: FormError): Html;
+    aliases?: Record<string, string>;
+  },
+): void {
+  const token = formField(req, 'token');
+  const nonce = checkFormToken(services, opts.subject, token);
+  if (!nonce) {
+    return sendPage(res, 400, messagePage({ title: 'Form not accepted' }, 'This form cannot be used', 'It was not issued for this page. Nothing was approved.', html`<a class="button" href="${opts.path}">Open the page again</a>`));
+  }
+  // The same form sent twice (double click): the first submission's result stands.
+  if (priorSubmission(services, nonce)) return res.redirect(303, opts.path);
+  try {
+    services.store.transaction((tx) => {
+      opts.approve();
+      recordSubmission(services, tx, nonce, opts.subject, opts.path);
+    });
+    res.redirect(303, opts.path);
+  } catch (err) {
+    if (err instanceof FieldProblem) return sendPage(res, 422, opts.rerender(token!, { field: err.field, message: err.message }));
+    if (err instanceof ApiError && err.code === 'INVALID_STATE') return res.redirect(303, opts.path); // approved meanwhile: show how it stands
+    if (err instanceof ApiError && err.status < 500) return sendPage(res, err.status, opts.rerender(token!, fieldOf(err, opts.aliases)));
+    throw err;
+  }
+}
