@@ -96,7 +96,9 @@ export function consumeOtp(services: Pick<Services, 'store' | 'clock'>, tx: Tran
   const [otp] = services.store.byIndex<OtpRecord>(OTP_INBOX, 'unspent_by_scope', scopeKey(scope));
   if (!otp) throw new ApiError('OTP_INVALID', 'No code is waiting for this phone; call start to send one.');
   if (now >= Date.parse(otp.expires_at)) throw new ApiError('OTP_EXPIRED', `The code expired at ${otp.expires_at}; call start to send a new one.`);
-  const matches = code.length === otp.code.length && timingSafeEqual(Buffer.from(code), Buffer.from(otp.code));
+  const sent = Buffer.from(code);
+  const expected = Buffer.from(otp.code);
+  const matches = sent.length === expected.length && timingSafeEqual(sent, expected);
   if (matches) {
     tx.put<OtpRecord>(OTP_INBOX, { ...otp, spent_at: iso(now) });
     return;
