@@ -9,7 +9,6 @@ import { RateLimiter, type RateLimitConfig } from './gateway/rate-limit.js';
 import { maskSecret, type KeyRecord } from './resources/merchants/records.js';
 import { allRoutes, resources } from './registry.js';
 import { controlRouter } from './control/router.js';
-import { checkoutPages } from './pages/router.js';
 import { watchEventLoop } from './control/metrics.js';
 
 // The HTTP layer: it only translates. Trace ids, body parsing, the merchant routes (through
@@ -56,7 +55,6 @@ export function createApp(services: Services, options: AppOptions) {
   mountRoutes(app, allRoutes(), gateway);
   app.use('/_emulator', controlRouter(services));
   for (const r of resources) r.http?.(app, services); // the live stream (webhooks/stream.ts)
-  app.use('/checkout', checkoutPages(services));
   // Stalls are recorded from the start, not from the first GET /_emulator/metrics.
   watchEventLoop(services);
 

@@ -36,6 +36,7 @@ import { subMerchantControlRoutes } from './resources/sub-merchants/control.js';
 import { payrollRoutes } from './resources/payroll/routes.js';
 import { payrollControlRoutes } from './resources/payroll/control.js';
 import { resumeMomoClearing } from './pages/momo-clearing.js';
+import { mountCheckoutPages } from './pages/router.js';
 import { webhooksModule } from './webhooks/module.js';
 
 // Every resource of the emulator, in one list: its merchant routes and the store indexes it
@@ -74,8 +75,8 @@ export const resources: ResourceModule[] = [
   { name: 'charges', routes: chargeRoutes, setup: defineChargeIndexes },
   { name: 'sub-merchants', routes: subMerchantRoutes, control: subMerchantControlRoutes, setup: defineSubMerchantIndexes },
   { name: 'payroll', routes: payrollRoutes, control: payrollControlRoutes },
-  // Hosted pages (mounted in app.ts); at start, pending checkout MoMo payments are re-armed.
-  { name: 'checkout', routes: [], setup: resumeMomoClearing },
+  // The hosted pages at /checkout; once listening, pending checkout MoMo payments are re-armed.
+  { name: 'checkout', routes: [], http: mountCheckoutPages, start: resumeMomoClearing },
   // Delivery engine and live stream: last, so every index they read is defined.
   webhooksModule,
 ];

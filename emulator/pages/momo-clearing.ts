@@ -26,7 +26,7 @@ export function isClearingMomo(payment: PaymentRecord): boolean {
   return payment.status === 'pending' && payment.payment_method === 'momo' && payment.payment_link_id !== null;
 }
 
-/** Registered as a resource setup: runs once at start, after the store has loaded. */
+/** The registry's `start` hook: runs once the emulator listens, with the store loaded. */
 export function resumeMomoClearing(services: Services): void {
   for (const payment of services.store.all<PaymentRecord>(PAYMENTS)) {
     if (isClearingMomo(payment)) scheduleMomoClearing(services, payment);

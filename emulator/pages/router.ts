@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Services } from '../services.js';
 import { messagePage, sendPage } from './layout.js';
 import { mountCheckout } from './checkout.js';
@@ -29,4 +29,9 @@ export function checkoutPages(services: Services): Router {
     sendPage(res, 500, messagePage({ title: 'Something went wrong' }, 'Something went wrong', 'The emulator hit an internal error; see its console. Nothing was charged.'));
   });
   return router;
+}
+
+/** The registry's `http` hook: {checkout_url} is {base_url}/checkout. */
+export function mountCheckoutPages(app: Express, services: Services): void {
+  app.use('/checkout', checkoutPages(services));
 }
