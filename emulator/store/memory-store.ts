@@ -1,11 +1,12 @@
-import type { CarriesSurvivingWrites, IndexSpec, Store, StoredRecord, Transaction } from './store.js';
+import type { CarriesSurvivingWrites, IndexSpec, IndexView, Store, StoredRecord, Transaction } from './store.js';
+import { OrderedIds } from './ordered-ids.js';
 
 export type Op = { c: string; id: string; v?: StoredRecord };
 
 interface Index {
   spec: IndexSpec<StoredRecord>;
   /** key -> ids in first-write order */
-  entries: Map<string, string[]>;
+  entries: Map<string, OrderedIds>;
   /** id -> key, to move a record when its key changes */
   keyOf: Map<string, string>;
 }
@@ -42,11 +43,21 @@ export class MemoryStore implements Store {
   }
 
   byIndex<T extends StoredRecord>(collection: string, name: string, key: string): T[] {
-    const index = this.indexes.get(collection)?.find((i) => i.spec.name === name);
-    if (!index) throw new Error(`no index ${collection}.${name}`);
-    const ids = index.entries.get(key) ?? [];
+    const ids = this.index(collection, name).entries.get(key)?.dense() ?? [];
     const c = this.collections.get(collection)!;
     return ids.map((id) => c.get(id) as T);
+  }
+
+  viewIndex<T extends StoredRecord>(collection: string, name: string, key: string): IndexView<T> {
+    const ids = this.index(collection, name).entries.get(key)?.dense() ?? [];
+    const c = this.collections.get(collection);
+    return { length: ids.length, at: (i: number) => c!.get(ids[i]) as T };
+  }
+
+  private index(collection: string, name: string): Index {
+    const index = this.indexes.get(collection)?.find((i) => i.spec.name === name);
+    if (!index) throw new Error(`no index ${collection}.${name}`);
+    return index;
   }
 
   transaction<R>(fn: (tx: Transaction) => R): R {
@@ -144,8 +155,8 @@ export class MemoryStore implements Store {
     if (old !== undefined) this.unfile(index, record.id);
     if (key === undefined) return;
     let ids = index.entries.get(key);
-    if (!ids) index.entries.set(key, (ids = []));
-    ids.push(record.id);
+    if (!ids) index.entries.set(key, (ids = new OrderedIds()));
+    ids.add(record.id);
     index.keyOf.set(record.id, key);
   }
 
@@ -153,9 +164,8 @@ export class MemoryStore implements Store {
     const key = index.keyOf.get(id);
     if (key === undefined) return;
     const ids = index.entries.get(key)!;
-    const at = ids.lastIndexOf(id);
-    if (at >= 0) ids.splice(at, 1);
-    if (ids.length === 0) index.entries.delete(key);
+    ids.delete(id);
+    if (ids.size === 0) index.entries.delete(key);
     index.keyOf.delete(id);
   }
 }

@@ -26,6 +26,12 @@ export interface IndexSpec<T> {
   key: (record: T) => string | undefined;
 }
 
+/** Positional, read-only access to the records under one index key, oldest first. */
+export interface IndexView<T> {
+  readonly length: number;
+  at(i: number): T;
+}
+
 export interface Store {
   get<T extends StoredRecord>(collection: string, id: string): T | undefined;
   all<T extends StoredRecord>(collection: string): IterableIterator<T>;
@@ -34,6 +40,11 @@ export interface Store {
   defineIndex<T extends StoredRecord>(spec: IndexSpec<T>): void;
   /** Records filed under `key`, oldest first (insertion order). */
   byIndex<T extends StoredRecord>(collection: string, index: string, key: string): T[];
+  /**
+   * The same records as `byIndex`, without copying them into an array: for paging and
+   * roll-ups over big keys (100k payments of one merchant). Valid until the next write.
+   */
+  viewIndex<T extends StoredRecord>(collection: string, index: string, key: string): IndexView<T>;
   /** Runs `fn` in a transaction and commits it; if `fn` throws, its writes are undone. */
   transaction<R>(fn: (tx: Transaction) => R): R;
   onCommit(listener: (ops: readonly { c: string; id: string; v?: StoredRecord }[]) => void): () => void;
