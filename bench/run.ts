@@ -5,8 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { CONNECTIONS } from './lib/load.js';
 import { formatTable, type JudgedTarget } from './lib/table.js';
 import type { BenchContext, Row, Scenario } from './lib/types.js';
-import { emulator } from './scenarios/emulator.js';
-import { references } from './scenarios/references.js';
+import { api } from './scenarios/api.js';
 
 // `npm run bench`: builds, then measures everything in one run on this machine and prints
 // ONE table on stdout (progress goes to stderr). Not a test: nothing here asserts; targets
@@ -17,23 +16,30 @@ import { references } from './scenarios/references.js';
 //                             table, writes bench/results/latest.json (git-ignored)
 //   bench/scenarios/<name>.ts one module per group of rows; exports a `Scenario`:
 //                             { name, run(ctx) => Promise<Row[]>, targets?: Target[] }
-//   bench/lib/types.ts        Row, Target, Scenario, BenchContext
+//                             api.ts: the emulator at 1k/100k payments beside the references
+//   bench/subjects/<name>.ts  servers under test, started and ready (`Subject`): the loads to
+//                             drive against them and the rows they report (start-up, stalls)
+//   bench/servers/*.ts        the reference servers (bare express 5; express 5 + zod)
+//   bench/lib/types.ts        Row, Target, Scenario, Subject, BenchContext
 //   bench/lib/load.ts         the load generator (undici Pool, 10 connections, pipelining 1,
-//                             warm-up then a fixed measured time, p50/p99/max, status checks)
-//   bench/lib/child.ts        starts a server as a child process and waits for its JSON ready line
+//                             warm-up, status checks, p50/p99/max) and interleaved measuring
+//   bench/lib/child.ts        starts a server as a child process, waits for its JSON ready line
 //   bench/lib/seed.ts         seeds an emulator data dir with N payments through FileStore
 //   bench/lib/rows.ts         a Row from a load result; reusable targets (rate ratio, ms limit)
-//   bench/servers/*.ts        the reference servers (bare express 5; express 5 + zod)
+//   bench/lib/table.ts        the one table
 //
-// Adding rows: write bench/scenarios/<name>.ts exporting a Scenario, add it to SCENARIOS.
-// Its rows get stable ids ("<scenario>.<what>.<variant>"); its targets may refer to any row
-// id, including other scenarios' (a missing row makes the target "n/a" and FAIL). Servers run
-// in child processes on loopback only; a scenario stops what it starts, in a finally.
+// Adding rows: write bench/scenarios/<name>.ts exporting a Scenario and add it to SCENARIOS
+// (e.g. webhook deliveries/s to a local receiver, CLI cold start). Row ids are stable
+// ("<area>.<what>.<variant>"); a target names the row it is printed on and may read any row,
+// including other scenarios' (a missing or erroring row makes it "n/a", FAIL). Loads whose
+// rows are compared with each other belong in one scenario and go through
+// measureInterleaved(), so background noise on the machine hits them alike. Servers run in
+// child processes on loopback only; a scenario stops what it starts, in a finally.
 //
-// Knobs (environment): BENCH_WARMUP_MS (default 2000) and BENCH_MEASURE_MS (default 6000)
-// per load row; keep the whole run around two minutes.
+// Knobs (environment): BENCH_WARMUP_MS (default 2000) and BENCH_MEASURE_MS (default 8000)
+// per load; the whole run takes about a minute and a half.
 
-const SCENARIOS: Scenario[] = [references, emulator];
+const SCENARIOS: Scenario[] = [api];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -43,7 +49,7 @@ async function main(): Promise<number> {
     root,
     tmpDir,
     warmupMs: Number(process.env.BENCH_WARMUP_MS ?? 2000),
-    measureMs: Number(process.env.BENCH_MEASURE_MS ?? 6000),
+    measureMs: Number(process.env.BENCH_MEASURE_MS ?? 8000),
     log: (m) => process.stderr.write(`bench: ${m}\n`),
   };
   const started = performance.now();

@@ -1,10 +1,14 @@
 import { Pool } from 'undici';
-import type { IncomingHttpHeaders } from 'node:http';
 
 // The load generator: a fixed number of connections, each with one request in flight
-// (pipelining 1), for a fixed time after a warm-up. Latency is measured per request from
-// send to the last byte of the body, and every response's status is checked, so a row
-// cannot quietly measure how fast the server says 404.
+// (pipelining 1). Latency is measured per request from send to the last byte of the body,
+// and every response's status is checked, so a row cannot quietly measure how fast the
+// server says 404.
+//
+// Rows that are compared with each other (the emulator against the references, 100k against
+// 1k) are measured interleaved: every load is warmed up, then the measured time is cut into
+// rounds and the loads take turns, so a noisy neighbour on the machine slows all of them
+// alike instead of whichever row happened to run at the time.
 
 export interface LoadRequest {
   method: 'GET' | 'POST';
@@ -19,11 +23,11 @@ export interface LoadSpec {
   request(i: number): LoadRequest;
   /** The status every response must have. */
   expectStatus: number;
-  warmupMs: number;
-  measureMs: number;
   connections?: number;
-  /** Runs between warm-up and measurement (e.g. to reset the server's metrics). */
-  beforeMeasure?(): Promise<void>;
+  /** Runs before each measured slice (e.g. to reset the server's metrics). */
+  beforeSlice?(): Promise<void>;
+  /** Runs after each measured slice (e.g. to read the server's metrics). */
+  afterSlice?(): Promise<void>;
 }
 
 export interface LoadResult {
@@ -38,57 +42,101 @@ export interface LoadResult {
 }
 
 export const CONNECTIONS = 10;
+export const ROUNDS = 6;
 
-export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  const connections = spec.connections ?? CONNECTIONS;
-  const pool = new Pool(spec.baseUrl, { connections, pipelining: 1 });
-  let next = 0;
-  try {
-    await phase(pool, spec, connections, spec.warmupMs, () => next++);
-    await spec.beforeMeasure?.();
-    const result = await phase(pool, spec, connections, spec.measureMs, () => next++);
-    return result;
-  } finally {
-    await pool.close();
+export class Load {
+  private readonly pool: Pool;
+  private readonly connections: number;
+  private next = 0;
+  private latencies: number[] = [];
+  private elapsedMs = 0;
+  private errors = 0;
+  private firstError: string | undefined;
+
+  constructor(private readonly spec: LoadSpec) {
+    this.connections = spec.connections ?? CONNECTIONS;
+    this.pool = new Pool(spec.baseUrl, { connections: this.connections, pipelining: 1 });
+  }
+
+  /** Load for `ms` without keeping the numbers (JIT, connections, caches). */
+  async warmUp(ms: number): Promise<void> {
+    await this.drive(ms, false);
+  }
+
+  /** Load for `ms` and add the numbers to this row's result. */
+  async measure(ms: number): Promise<void> {
+    await this.spec.beforeSlice?.();
+    await this.drive(ms, true);
+    await this.spec.afterSlice?.();
+  }
+
+  result(): LoadResult {
+    const sorted = Float64Array.from(this.latencies).sort();
+    return {
+      requests: sorted.length,
+      errors: this.errors,
+      firstError: this.firstError,
+      rate: sorted.length / (this.elapsedMs / 1000),
+      p50Ms: quantile(sorted, 0.5),
+      p99Ms: quantile(sorted, 0.99),
+      maxMs: sorted.length ? sorted[sorted.length - 1] : Number.NaN,
+    };
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private async drive(ms: number, keep: boolean): Promise<void> {
+    const start = performance.now();
+    const deadline = start + ms;
+    const worker = async () => {
+      while (performance.now() < deadline) {
+        const req = this.spec.request(this.next++);
+        const t0 = performance.now();
+        try {
+          const res = await this.pool.request({ method: req.method, path: req.path, headers: req.headers, body: req.body });
+          const text = await res.body.text();
+          if (keep) this.latencies.push(performance.now() - t0);
+          if (res.statusCode !== this.spec.expectStatus) this.fail(`${req.method} ${req.path} → ${res.statusCode} ${text.slice(0, 200)}`);
+        } catch (err) {
+          this.fail(`${req.method} ${req.path} → ${(err as Error).message}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: this.connections }, worker));
+    // Requests in flight at the deadline finish after it; their time counts too.
+    if (keep) this.elapsedMs += performance.now() - start;
+  }
+
+  private fail(message: string) {
+    this.errors++;
+    this.firstError ??= message;
   }
 }
 
-async function phase(pool: Pool, spec: LoadSpec, connections: number, ms: number, nextIndex: () => number): Promise<LoadResult> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let firstError: string | undefined;
-  const start = performance.now();
-  const deadline = start + ms;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      const req = spec.request(nextIndex());
-      const t0 = performance.now();
-      try {
-        const res = await pool.request({ method: req.method, path: req.path, headers: req.headers, body: req.body });
-        const text = await res.body.text();
-        latencies.push(performance.now() - t0);
-        if (res.statusCode !== spec.expectStatus) {
-          errors++;
-          firstError ??= `${req.method} ${req.path} → ${res.statusCode} ${text.slice(0, 200)}`;
-        }
-      } catch (err) {
-        errors++;
-        firstError ??= `${req.method} ${req.path} → ${(err as Error).message}`;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, worker));
-  const elapsed = performance.now() - start;
-  const sorted = Float64Array.from(latencies).sort();
-  return {
-    requests: latencies.length,
-    errors,
-    firstError,
-    rate: latencies.length / (elapsed / 1000),
-    p50Ms: quantile(sorted, 0.5),
-    p99Ms: quantile(sorted, 0.99),
-    maxMs: sorted.length ? sorted[sorted.length - 1] : Number.NaN,
-  };
+/** Warms every load up, then measures them in `rounds` interleaved slices of `measureMs` in all. */
+export async function measureInterleaved(loads: Load[], opts: { warmupMs: number; measureMs: number; rounds?: number; log?: (m: string) => void }): Promise<LoadResult[]> {
+  const rounds = opts.rounds ?? ROUNDS;
+  for (const load of loads) await load.warmUp(opts.warmupMs);
+  for (let r = 0; r < rounds; r++) {
+    opts.log?.(`round ${r + 1}/${rounds}`);
+    // Rotate the order so no load always follows the same neighbour.
+    for (let k = 0; k < loads.length; k++) await loads[(k + r) % loads.length].measure(opts.measureMs / rounds);
+  }
+  return loads.map((l) => l.result());
+}
+
+/** One row measured on its own: warm-up, then the measured time in one piece. */
+export async function runLoad(spec: LoadSpec, opts: { warmupMs: number; measureMs: number }): Promise<LoadResult> {
+  const load = new Load(spec);
+  try {
+    await load.warmUp(opts.warmupMs);
+    await load.measure(opts.measureMs);
+    return load.result();
+  } finally {
+    await load.close();
+  }
 }
 
 function quantile(sorted: Float64Array, q: number): number {
@@ -96,9 +144,9 @@ function quantile(sorted: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 }
 
-/** One request outside the load (metrics, checks). */
-export async function fetchJson(url: string, init: { method?: string; headers?: IncomingHttpHeaders | Record<string, string>; body?: string } = {}): Promise<unknown> {
-  const res = await fetch(url, { method: init.method ?? 'GET', headers: init.headers as Record<string, string>, body: init.body });
+/** One request outside the load (metrics, checks); throws on a non-2xx answer. */
+export async function fetchJson(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<unknown> {
+  const res = await fetch(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body });
   const text = await res.text();
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} → ${res.status} ${text.slice(0, 200)}`);
   return JSON.parse(text) as unknown;

@@ -49,3 +49,24 @@ export interface Scenario {
   run(ctx: BenchContext): Promise<Row[]>;
   targets?: Target[];
 }
+
+/**
+ * A server under test, started and ready: the loads to drive against it and the rows it
+ * reports itself (start-up time before, event-loop stalls after). Scenarios that compare
+ * servers start several subjects and measure all their loads interleaved.
+ */
+export interface Subject {
+  /** Rows known once it is started (e.g. how long start-up took). */
+  rows: Row[];
+  loads: SubjectLoad[];
+  /** Stops it and returns rows measured meanwhile (e.g. the largest event-loop stall). */
+  finish(): Promise<Row[]>;
+}
+
+export interface SubjectLoad {
+  id: string;
+  label: string;
+  spec: import('./load.js').LoadSpec;
+  /** A note for the row, from its result (e.g. CPU time per request read from the server). */
+  describe?(result: import('./load.js').LoadResult): string | undefined;
+}

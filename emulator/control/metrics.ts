@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import type { Services } from '../services.js';
 import { IDEMPOTENCY } from '../gateway/idempotency.js';
 import { DELIVERIES, EVENTS } from '../resources/events/outbox.js';
@@ -9,46 +9,86 @@ import { defineControl, type ControlRoute } from './route.js';
 // Runtime metrics of the emulator process, for `npm run bench` and for users who want to
 // know whether their load made the emulator stall: how late the event loop ran (a long
 // synchronous task — a big JSON.stringify, an O(n) scan — shows up here, not in a request
-// log), memory, and how many records the store holds.
+// log), garbage-collection pauses (the usual other cause), CPU time (comparable even on a
+// busy machine, where wall-clock figures are not), memory, and how many records the store
+// holds. Every figure covers the window since start or since the last reset.
 //
 // One monitor per emulator (keyed by its Services, so emulators started side by side in one
-// process keep separate windows). It samples every 10 ms; its timer is unref'd by Node and
-// keeps no process alive. A stall shorter than the resolution may be missed, one longer is
-// recorded as how late the timer fired.
+// process keep separate windows). The event-loop monitor samples every 10 ms; its timer is
+// unref'd by Node and keeps no process alive. A stall shorter than the resolution may be
+// missed; a longer one is recorded as how late the timer fired.
 
 const RESOLUTION_MS = 10;
 
 interface Monitor {
   histogram: IntervalHistogram;
   since: number;
+  cpuAtStart: NodeJS.CpuUsage;
+  gc: { count: number; totalMs: number; maxMs: number };
 }
 
 const monitors = new WeakMap<Services, Monitor>();
 
-/** Starts the event-loop monitor of this emulator (idempotent); app.ts calls it at creation. */
+// GC pauses are process-wide, so one observer feeds every live monitor. Monitors are held
+// weakly: an emulator that was closed and dropped takes its monitor (and its histogram's
+// timer) with it instead of being kept alive by this list.
+const gcListeners = new Set<WeakRef<Monitor>>();
+let gcObserver: PerformanceObserver | undefined;
+
+function observeGc(monitor: Monitor): void {
+  gcListeners.add(new WeakRef(monitor));
+  gcObserver ??= new PerformanceObserver((list) => {
+    const entries = list.getEntries();
+    for (const ref of gcListeners) {
+      const m = ref.deref();
+      if (!m) {
+        gcListeners.delete(ref);
+        continue;
+      }
+      for (const entry of entries) {
+        m.gc.count++;
+        m.gc.totalMs += entry.duration;
+        m.gc.maxMs = Math.max(m.gc.maxMs, entry.duration);
+      }
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+}
+
+/** Starts the monitor of this emulator (idempotent); app.ts calls it when it builds the app. */
 export function watchEventLoop(services: Services): Monitor {
   let monitor = monitors.get(services);
   if (!monitor) {
     const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
     histogram.enable();
-    monitors.set(services, (monitor = { histogram, since: Date.now() }));
+    monitor = { histogram, since: Date.now(), cpuAtStart: process.cpuUsage(), gc: { count: 0, totalMs: 0, maxMs: 0 } };
+    monitors.set(services, monitor);
+    observeGc(monitor);
   }
   return monitor;
 }
 
-const ms = (ns: number) => Math.round(ns / 1e4) / 100; // nanoseconds → ms, 2 decimals
+const ns = (v: number) => Math.round(v / 1e4) / 100; // nanoseconds → ms, 2 decimals
+const ms2 = (v: number) => Math.round(v * 100) / 100;
 
 function snapshot(services: Services) {
-  const { histogram, since } = watchEventLoop(services);
+  const m = watchEventLoop(services);
+  const { histogram } = m;
   const empty = histogram.count === 0; // the histogram reports huge sentinels until its first sample
+  const cpu = process.cpuUsage(m.cpuAtStart);
   const memory = process.memoryUsage();
   return {
-    since: new Date(since).toISOString(),
-    event_loop_delay_max_ms: empty ? 0 : ms(histogram.max),
-    event_loop_delay_p99_ms: empty ? 0 : ms(histogram.percentile(99)),
-    event_loop_delay_mean_ms: empty ? 0 : ms(histogram.mean),
+    since: new Date(m.since).toISOString(),
+    event_loop_delay_max_ms: empty ? 0 : ns(histogram.max),
+    event_loop_delay_p99_ms: empty ? 0 : ns(histogram.percentile(99)),
+    event_loop_delay_mean_ms: empty ? 0 : ns(histogram.mean),
     event_loop_delay_samples: histogram.count,
     event_loop_resolution_ms: RESOLUTION_MS,
+    gc_count: m.gc.count,
+    gc_pause_total_ms: ms2(m.gc.totalMs),
+    gc_pause_max_ms: ms2(m.gc.maxMs),
+    cpu_user_ms: Math.round(cpu.user / 1000),
+    cpu_system_ms: Math.round(cpu.system / 1000),
     rss_bytes: memory.rss,
     heap_used_bytes: memory.heapUsed,
     store_counts: storeCounts(services),
@@ -65,17 +105,19 @@ export const metricsRoutes: ControlRoute[] = [
   defineControl({
     method: 'get',
     path: '/metrics',
-    summary: 'Event-loop delay (max, p99, mean) since start or the last reset, memory, store sizes',
+    summary: 'Event-loop delay, GC pauses, CPU time since start or the last reset; memory; store sizes',
     handler: (s) => snapshot(s),
   }),
   defineControl({
     method: 'post',
     path: '/metrics/reset',
-    summary: 'Start a new measuring window for the event-loop delay figures',
+    summary: 'Start a new measuring window for the event-loop, GC and CPU figures',
     handler: (s) => {
-      const monitor = watchEventLoop(s);
-      monitor.histogram.reset();
-      monitor.since = Date.now();
+      const m = watchEventLoop(s);
+      m.histogram.reset();
+      m.since = Date.now();
+      m.cpuAtStart = process.cpuUsage();
+      m.gc = { count: 0, totalMs: 0, maxMs: 0 };
       return snapshot(s);
     },
   }),

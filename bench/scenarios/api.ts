@@ -1,0 +1,50 @@
+import { Load, measureInterleaved } from '../lib/load.js';
+import { loadRow, msAtMost, rateAtLeast } from '../lib/rows.js';
+import type { BenchContext, Row, Scenario, Subject, Target } from '../lib/types.js';
+import { startEmulatorWith } from '../subjects/emulator.js';
+import { REF_GET, REF_POST, startReferences } from '../subjects/references.js';
+
+// The merchant API under load: the emulator with 1k and with 100k stored payments beside the
+// two express references. All six loads are measured interleaved (lib/load.ts), because the
+// targets are ratios between them.
+
+async function run(ctx: BenchContext): Promise<Row[]> {
+  const subjects: Subject[] = [];
+  try {
+    subjects.push(await startReferences(ctx));
+    subjects.push(await startEmulatorWith(ctx, 1_000, '1k'));
+    subjects.push(await startEmulatorWith(ctx, 100_000, '100k'));
+    const entries = subjects.flatMap((s) => s.loads);
+    const loads = entries.map((e) => new Load(e.spec));
+    try {
+      ctx.log(`measuring ${loads.length} loads interleaved`);
+      const results = await measureInterleaved(loads, { warmupMs: ctx.warmupMs, measureMs: ctx.measureMs, log: ctx.log });
+      const measured = new Map(entries.map((e, i) => [e.id, loadRow(e.id, e.label, results[i], e.describe?.(results[i]))]));
+      const rows: Row[] = [];
+      // Table order: per subject, its own rows, then its loads, then what it reports at the end.
+      while (subjects.length > 0) {
+        const s = subjects.shift()!;
+        const after = await s.finish();
+        rows.push(...s.rows, ...s.loads.map((l) => measured.get(l.id)!), ...after);
+      }
+      return rows;
+    } finally {
+      await Promise.all(loads.map((l) => l.close()));
+    }
+  } finally {
+    await Promise.all(subjects.map((s) => s.finish().catch(() => [])));
+  }
+}
+
+const targets: Target[] = [
+  rateAtLeast('emulator.get.1k', REF_GET, 0.5, 'bare express'),
+  rateAtLeast('emulator.get.100k', REF_GET, 0.5, 'bare express'),
+  rateAtLeast('emulator.post.1k', REF_POST, 0.4, 'express + zod'),
+  rateAtLeast('emulator.post.100k', REF_POST, 0.4, 'express + zod'),
+  rateAtLeast('emulator.post.100k', 'emulator.post.1k', 0.8, 'POST @ 1k'),
+  msAtMost('emulator.post.100k', 'p99Ms', 50, 'p99'),
+  msAtMost('emulator.stall.1k', 'maxMs', 50, 'stall'),
+  msAtMost('emulator.stall.100k', 'maxMs', 50, 'stall'),
+];
+
+export const api: Scenario = { name: 'api', run, targets };

@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { startChild, type ChildServer } from '../lib/child.js';
+import type { BenchContext, Subject } from '../lib/types.js';
+
+// The two references, run on the same machine in the same run as the emulator: a bare
+// express 5 route returning a constant JSON, and an express 5 route that parses and
+// zod-validates a 10-field JSON body (bench/servers/).
+
+export const REF_GET = 'reference.express.get';
+export const REF_POST = 'reference.express-zod.post';
+
+const referenceBody = JSON.stringify({
+  title: 'Coffee beans, 1 kg',
+  description: 'Single origin, roasted this week',
+  amount: 1200,
+  currency: 'USD',
+  accepted_methods: ['card', 'momo'],
+  expires_at: '2099-01-01T00:00:00Z',
+  redirect_url: 'https://shop.example.com/thanks',
+  metadata: { order_id: 'ord_1042', channel: 'web' },
+  customer_email: 'ada@example.com',
+  reference: 'INV-2026-1042',
+});
+
+export async function startReferences(ctx: BenchContext): Promise<Subject> {
+  const servers = join(ctx.root, 'dist', 'bench', 'servers');
+  const started: ChildServer<{ base_url: string }>[] = [];
+  try {
+    ctx.log('starting the reference servers');
+    const bare = await startChild<{ base_url: string }>(process.execPath, [join(servers, 'express-bare.js')], ctx.root);
+    started.push(bare);
+    const zod = await startChild<{ base_url: string }>(process.execPath, [join(servers, 'express-zod.js')], ctx.root);
+    started.push(zod);
+    return {
+      rows: [],
+      loads: [
+        {
+          id: REF_GET,
+          label: 'reference: express 5 GET, constant JSON',
+          spec: { baseUrl: bare.info.base_url, request: () => ({ method: 'GET', path: '/ping' }), expectStatus: 200 },
+        },
+        {
+          id: REF_POST,
+          label: 'reference: express 5 POST, zod 10 fields',
+          spec: {
+            baseUrl: zod.info.base_url,
+            request: () => ({ method: 'POST', path: '/items', headers: { 'content-type': 'application/json' }, body: referenceBody }),
+            expectStatus: 201,
+          },
+        },
+      ],
+      finish: async () => {
+        await Promise.all(started.map((s) => s.stop()));
+        return [];
+      },
+    };
+  } catch (err) {
+    await Promise.all(started.map((s) => s.stop()));
+    throw err;
+  }
+}
