@@ -47,7 +47,11 @@ export async function events(_a: string[], flags: MerchantFlags & { type?: strin
   const { data } = ctx.traced(
     await ctx.control.events({ merchant_id: flags.merchant ?? scope?.merchantId, environment: flags.environment ?? scope?.environment, type: flags.type }),
   );
-  ctx.out.result(data, 'Events', () => genericLines(ctx.out, data));
+  const rows = (data.events as { id: string; type: string; environment: string; created_at: string; body: string }[]).map((e) => {
+    const body = JSON.parse(e.body) as { data?: { payment?: { id?: string; status?: string } } };
+    return [e.id, e.type, e.environment, body.data?.payment?.id ?? '', e.created_at];
+  });
+  ctx.out.result(data, 'Events', () => ctx.out.table(['ID', 'TYPE', 'ENV', 'PAYMENT', 'CREATED'], rows));
 }
 
 export async function users(_a: string[], flags: CommonFlags): Promise<void> {

@@ -1,6 +1,6 @@
 import { apiContext } from '../../context.js';
 import type { MoneyFlags } from '../../options.js';
-import { genericLines } from '../../output.js';
+import { money } from '../../output.js';
 import { confirmLive } from '../../prompt.js';
 
 interface Flags extends MoneyFlags {
@@ -20,5 +20,20 @@ export async function run(_a: string[], flags: Flags): Promise<void> {
       { idempotencyKey: flags.idempotencyKey },
     ),
   );
-  ctx.out.result(data, 'Fleet card redeemed', () => genericLines(ctx.out, data));
+  const { transaction: t, card } = data;
+  ctx.out.result(data, 'Fleet card redeemed', () =>
+    ctx.out.kv([
+      ['transaction', t.id],
+      ['status', t.status],
+      ['category', t.category],
+      ['amount', money(t.amount_cents, t.currency)],
+      ['card', card.id],
+      ['card balance', money(card.balance, card.currency)],
+      [`${card.spend_period} spend`, `${money(card.period_spent, card.currency)} of ${money(card.spend_limit, card.currency)}`],
+      ['reference', t.reference ?? undefined],
+      ['location', t.location_id ?? undefined],
+      ['idempotency key', t.idempotency_key],
+      ['created at', t.created_at],
+    ]),
+  );
 }

@@ -1,6 +1,6 @@
 import { apiContext } from '../../context.js';
 import type { MoneyFlags } from '../../options.js';
-import { genericLines } from '../../output.js';
+import { money } from '../../output.js';
 import { confirmLive } from '../../prompt.js';
 
 interface Flags extends MoneyFlags {
@@ -19,5 +19,18 @@ export async function run(_a: string[], flags: Flags): Promise<void> {
       { idempotencyKey: flags.idempotencyKey },
     ),
   );
-  ctx.out.result(data, 'Gift card redeemed', () => genericLines(ctx.out, data));
+  const { transaction: t, wallet } = data;
+  ctx.out.result(data, 'Gift card redeemed', () =>
+    ctx.out.kv([
+      ['transaction', t.id],
+      ['status', t.status],
+      ['amount', money(t.amount, t.currency)],
+      ['wallet', wallet.id],
+      ['wallet balance', money(wallet.balance, wallet.currency)],
+      ['reference', t.reference ?? undefined],
+      ['location', t.location_id ?? undefined],
+      ['idempotency key', t.idempotency_key],
+      ['created at', t.created_at],
+    ]),
+  );
 }

@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { svcBin } from '../helpers/svc-process.js';
+import { tempDir } from '../helpers/emulator.js';
+
+// Runs the built `svc` binary the way a script does: stdin closed (or fed), no terminal, a
+// private HOME and config dir, no colour, none of the caller's SVC_* or CI variables. A run
+// that does not finish in time is killed and reported as hung — a prompt without a TTY
+// must never wait.
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as one JSON document (throws, naming the output, when it is not). */
+  json(): any;
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Written to stdin, then closed; without it stdin is closed at once. */
+  input?: string | Buffer;
+  timeoutMs?: number;
+}
+
+export interface CliHome {
+  home: string;
+  configHome: string;
+  run(args: string[], opts?: CliOptions): Promise<CliResult>;
+}
+
+/** A fresh HOME / XDG_CONFIG_HOME for one test file. */
+export function cliHome(): CliHome {
+  const home = tempDir('svc-cli-home-');
+  const configHome = join(home, 'config');
+  mkdirSync(configHome);
+  return { home, configHome, run: (args, opts = {}) => runCli(args, { ...opts, env: { HOME: home, XDG_CONFIG_HOME: configHome, ...opts.env } }) };
+}
+
+export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^SVC_|^CI$|^FORCE_COLOR$/.test(k)) env[k] = v;
+  env.NO_COLOR = '1';
+  for (const [k, v] of Object.entries(opts.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  const child = spawn(process.execPath, [svcBin, ...args], { cwd: opts.cwd, env, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  if (opts.input !== undefined) child.stdin!.end(opts.input);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stderr += c));
+  const timeoutMs = opts.timeoutMs ?? 20_000;
+  return new Promise((ok, fail) => {
+    const guard = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`svc ${args.join(' ')} hung for ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.once('close', (code) => {
+      clearTimeout(guard);
+      ok({
+        code,
+        stdout,
+        stderr,
+        json() {
+          try {
+            return JSON.parse(stdout);
+          } catch {
+            throw new Error(`stdout of svc ${args.join(' ')} is not one JSON document:\n${stdout}\nstderr: ${stderr}`);
+          }
+        },
+      });
+    });
+  });
+}
+
+/** The flags that point a command at a test emulator with a key. */
+export const target = (baseUrl: string, key: string) => ['--base-url', baseUrl, '--api-key', key];
