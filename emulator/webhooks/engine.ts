@@ -39,8 +39,7 @@ interface Finished {
 export class DeliveryEngine {
   private running = false;
   private unsubscribe: (() => void) | undefined;
-  private readonly sender = new Sender();
-  private stopController = new AbortController();
+  private sender = new Sender();
   /** delivery id -> its clock timer, while it waits for a future time */
   private readonly timers = new Map<string, TimerHandle>();
   /** endpoint id -> due delivery ids, oldest first */
@@ -59,10 +58,12 @@ export class DeliveryEngine {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.stopController = new AbortController();
     this.unsubscribe = this.services.store.onCommit((ops) => this.onCommit(ops));
-    // Endpoints deleted while the engine was down (or between commit and the deferred cancel).
-    for (const d of this.services.store.byIndex<EngineDelivery>(DELIVERIES, SCHEDULED_INDEX, 'due')) this.track(d);
+    // Everything waiting for an attempt, endpoint by endpoint (the index is keyed by endpoint).
+    // A delivery of an endpoint deleted while the engine was down is cancelled at launch.
+    for (const e of this.services.store.all<EndpointRecord>(WEBHOOK_ENDPOINTS)) {
+      for (const d of this.services.store.byIndex<EngineDelivery>(DELIVERIES, SCHEDULED_INDEX, e.id)) this.track(d);
+    }
     this.pump();
   }
 
@@ -77,10 +78,11 @@ export class DeliveryEngine {
     this.queued.clear();
     this.runnable.clear();
     this.runnableSet.clear();
-    this.stopController.abort();
+    this.sender.abortAll();
     await Promise.all(this.inFlight.values());
     this.recordFinished();
     await this.sender.close();
+    this.sender = new Sender(); // a later start() gets fresh connections
   }
 
   /** Attempts currently on the wire (the control API reports it). */
@@ -198,7 +200,6 @@ export class DeliveryEngine {
           'svc-delivery': d.id,
         },
         timeoutMs: config.webhookTimeoutMs,
-        signal: this.stopController.signal,
       })
       .then((outcome) => {
         this.inFlight.delete(deliveryId);

@@ -34,7 +34,9 @@ export const isScheduled = (d: DeliveryRecord) => (d.status === 'pending' || d.s
 
 export function defineWebhookIndexes(services: Pick<Services, 'store' | 'stamps'>): void {
   const { store } = services;
-  store.defineIndex<EngineDelivery>({ collection: DELIVERIES, name: SCHEDULED_INDEX, key: (d) => (isScheduled(d) ? 'due' : undefined) });
+  // Keyed by endpoint, not one shared key: the store moves a record out of an index entry with
+  // a linear search, so one entry per endpoint keeps that cheap under a burst of thousands.
+  store.defineIndex<EngineDelivery>({ collection: DELIVERIES, name: SCHEDULED_INDEX, key: (d) => (isScheduled(d) ? d.endpoint_id : undefined) });
   store.defineIndex<EngineDelivery>({ collection: DELIVERIES, name: SCOPE_INDEX, key: (d) => `${d.merchant_id}:${d.environment}` });
   // Stream cursors must keep increasing across a restart even if the clock starts earlier.
   for (const e of store.all<EventRecord>(EVENTS)) services.stamps.observe(e.created_at);

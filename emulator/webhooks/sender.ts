@@ -14,8 +14,6 @@ export interface AttemptRequest {
   body: string;
   headers: Record<string, string>;
   timeoutMs: number;
-  /** Aborted when the engine stops: the attempt then counts as not made. */
-  signal: AbortSignal;
 }
 
 export interface AttemptOutcome {
@@ -25,12 +23,15 @@ export interface AttemptOutcome {
   latency_ms: number;
   error: string | null;
   response_excerpt: string;
-  /** The engine stopped mid-attempt; nothing is recorded. */
+  /** Cut off by `abortAll()` (the engine is stopping); nothing is recorded. */
   aborted: boolean;
 }
 
 export class Sender {
   private readonly agent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, pipelining: 1 });
+  /** Attempts on the wire; one controller each, so stopping needs no listener per request. */
+  private readonly open = new Set<AbortController>();
+  private stopping = false;
 
   async send(req: AttemptRequest): Promise<AttemptOutcome> {
     const started = performance.now();
@@ -41,8 +42,7 @@ export class Sender {
       timedOut = true;
       controller.abort(new Error('timeout'));
     }, req.timeoutMs);
-    const onStop = () => controller.abort(new Error('stopped'));
-    req.signal.addEventListener('abort', onStop, { once: true });
+    this.open.add(controller);
     try {
       const res = await request(req.url, {
         method: 'POST',
@@ -58,13 +58,19 @@ export class Sender {
       const error = status >= 300 && status < 400 ? `redirect (${status}) not followed` : null;
       return { ok, status_code: status, latency_ms: latencyMs, error, response_excerpt: excerpt, aborted: false };
     } catch (err) {
-      if (req.signal.aborted) return { ok: false, status_code: null, latency_ms: latency(), error: 'engine stopped', response_excerpt: '', aborted: true };
+      if (this.stopping) return { ok: false, status_code: null, latency_ms: latency(), error: 'engine stopped', response_excerpt: '', aborted: true };
       const error = timedOut ? `timeout: no response within ${req.timeoutMs} ms` : describeNetworkError(err);
       return { ok: false, status_code: null, latency_ms: latency(), error, response_excerpt: '', aborted: false };
     } finally {
       clearTimeout(timer);
-      req.signal.removeEventListener('abort', onStop);
+      this.open.delete(controller);
     }
+  }
+
+  /** Cuts off every attempt on the wire; they resolve with `aborted: true`. */
+  abortAll(): void {
+    this.stopping = true;
+    for (const c of this.open) c.abort(new Error('stopped'));
   }
 
   async close(): Promise<void> {

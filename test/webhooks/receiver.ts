@@ -58,7 +58,7 @@ export async function startReceiver(): Promise<Receiver> {
     behave(b) {
       behaviour = b;
     },
-    waitFor(n, timeoutMs = 10_000) {
+    waitFor(n, timeoutMs = 20_000) {
       if (received.length >= n) return Promise.resolve(received);
       return new Promise((ok, fail) => {
         const timer = setTimeout(() => fail(new Error(`receiver: ${received.length} of ${n} requests after ${timeoutMs} ms`)), timeoutMs);
@@ -96,7 +96,7 @@ export async function control(emu: TestEmulator, method: string, path: string, b
 }
 
 /** Polls `check` (over HTTP) until it returns a value; no wall-clock assertion, only a give-up. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

@@ -60,7 +60,7 @@ export async function openStream(url: string, headers: Record<string, string>): 
     error,
     messages,
     comments,
-    waitFor(n, timeoutMs = 10_000) {
+    waitFor(n, timeoutMs = 20_000) {
       if (messages.length >= n) return Promise.resolve(messages);
       return new Promise((ok, fail) => {
         const timer = setTimeout(() => fail(new Error(`stream: ${messages.length} of ${n} messages after ${timeoutMs} ms: ${JSON.stringify(messages.map((m) => m.event))}`)), timeoutMs);

@@ -1,0 +1,195 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { startChild } from '../lib/child.js';
+import { fetchJson } from '../lib/load.js';
+import { BENCH_KEY } from '../lib/seed.js';
+import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
+import { verifySignature } from '../../src/webhooks/signature.js';
+
+// Webhook delivery throughput: the built `svc emulator start` (system clock, default 10 s
+// webhook timeout) delivering to a receiver in this process (node:http on 127.0.0.1, so the
+// emulator and the receiver each have a core).
+//
+//   webhooks.deliveries.100   100 endpoints answering 200 at once; a burst of EVENTS
+//                             payment.completed events fans out to 100 deliveries each
+//   webhooks.deliveries.hang  the same, but one of the 100 endpoints never answers (its
+//                             attempts wait out the timeout); rate counts the 99 healthy ones
+//
+// Rate = deliveries received / (last received − first event sent). Every delivery's
+// signature is verified against its endpoint's secret; a bad one counts as an error. p50/p99
+// are event-to-receipt latencies inside the burst (queueing included), for context only.
+
+const ENDPOINTS = 100;
+const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 60);
+const WARMUP_EVENTS = 10;
+
+interface Sink {
+  url: string;
+  /** path -> secret, filled as endpoints are created */
+  secrets: Map<string, string>;
+  received: number;
+  badSignatures: number;
+  latencies: number[];
+  lastAt: number;
+  expect(n: number, timeoutMs: number): Promise<void>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+async function startSink(): Promise<Sink> {
+  let waiter: { n: number; ok: () => void } | undefined;
+  const sink: Sink = {
+    url: '',
+    secrets: new Map(),
+    received: 0,
+    badSignatures: 0,
+    latencies: [],
+    lastAt: 0,
+    expect(n, timeoutMs) {
+      if (sink.received >= n) return Promise.resolve();
+      return new Promise((ok, fail) => {
+        const timer = setTimeout(() => fail(new Error(`webhooks: ${sink.received} of ${n} deliveries after ${timeoutMs} ms`)), timeoutMs);
+        waiter = { n, ok: () => (clearTimeout(timer), ok()) };
+      });
+    },
+    reset() {
+      sink.received = 0;
+      sink.badSignatures = 0;
+      sink.latencies = [];
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/hang') return; // never answers; the emulator's timeout ends it
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      const body = Buffer.concat(chunks);
+      const secret = sink.secrets.get(req.url ?? '');
+      const check = secret ? verifySignature({ secret, header: req.headers['svc-signature'] as string, body }) : { ok: false };
+      if (!check.ok) sink.badSignatures++;
+      const now = Date.now();
+      sink.latencies.push(now - Date.parse(JSON.parse(body.toString('utf8')).createdAt));
+      sink.received++;
+      sink.lastAt = performance.now();
+      if (waiter && sink.received >= waiter.n) {
+        const w = waiter;
+        waiter = undefined;
+        w.ok();
+      }
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  sink.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return sink;
+}
+
+const auth = { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' };
+
+async function createEndpoints(base: string, sink: Sink, event: string, paths: string[]): Promise<void> {
+  for (const path of paths) {
+    const res = (await fetchJson(`${base}/v1/api/webhook-endpoints`, { method: 'POST', headers: auth, body: JSON.stringify({ url: sink.url + path, events: [event] }) })) as {
+      data: { secret: string };
+    };
+    sink.secrets.set(path, res.data.secret);
+  }
+}
+
+/** Emits `n` events of `outcome` as fast as the API takes them (a link, then simulate, each). */
+async function emit(base: string, n: number, outcome: 'completed' | 'failed'): Promise<void> {
+  const run = randomBytes(4).toString('hex');
+  for (let i = 0; i < n; i++) {
+    const link = (await fetchJson(`${base}/v1/api/payment-links`, {
+      method: 'POST',
+      headers: { ...auth, 'x-idempotency-key': `wh-${run}-${i}` },
+      body: JSON.stringify({ title: 'Webhook bench', amount: 500, currency: 'USD' }),
+    })) as { data: { id: string } };
+    await fetchJson(`${base}/v1/api/payment-links/${link.data.id}/simulate`, { method: 'POST', headers: auth, body: JSON.stringify({ outcome, method: 'card' }) });
+  }
+}
+
+async function burst(ctx: BenchContext, base: string, sink: Sink, outcome: 'completed' | 'failed', events: number, healthyPerEvent: number) {
+  sink.reset();
+  const started = performance.now();
+  await emit(base, events, outcome);
+  const expected = events * healthyPerEvent;
+  await sink.expect(expected, 120_000);
+  const seconds = (sink.lastAt - started) / 1000;
+  ctx.log(`webhooks: ${expected} deliveries (${outcome}) in ${seconds.toFixed(2)} s`);
+  const sorted = [...sink.latencies].sort((a, b) => a - b);
+  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  return { rate: expected / seconds, p50Ms: pct(0.5), p99Ms: pct(0.99), maxMs: sorted[sorted.length - 1], errors: sink.badSignatures, deliveries: expected };
+}
+
+async function run(ctx: BenchContext): Promise<Row[]> {
+  const dataDir = join(ctx.tmpDir, 'webhooks');
+  mkdirSync(dataDir, { recursive: true });
+  const sink = await startSink();
+  const args = ['bin/svc.js', 'emulator', 'start', '--port', '0', '--json', '--quiet', '--rate-limit', 'off', '--data-dir', dataDir];
+  const emulator = await startChild<{ base_url: string }>(process.execPath, args, ctx.root);
+  const base = emulator.info.base_url;
+  try {
+    ctx.log(`webhooks: creating ${2 * ENDPOINTS} endpoints`);
+    const healthy = Array.from({ length: ENDPOINTS }, (_, i) => `/ok/${i}`);
+    await createEndpoints(base, sink, 'payment.completed', healthy);
+    // The second set: 99 healthy endpoints and one that hangs, subscribed to the other event.
+    const withHang = [...Array.from({ length: ENDPOINTS - 1 }, (_, i) => `/ok2/${i}`), '/hang'];
+    await createEndpoints(base, sink, 'payment.failed', withHang);
+
+    await burst(ctx, base, sink, 'completed', WARMUP_EVENTS, ENDPOINTS); // JIT, connections
+    const all = await burst(ctx, base, sink, 'completed', EVENTS, ENDPOINTS);
+    const hang = await burst(ctx, base, sink, 'failed', EVENTS, ENDPOINTS - 1);
+    const note = (r: { deliveries: number }) => `${EVENTS} events × endpoints = ${r.deliveries} deliveries, signatures verified; p50/p99: event → receipt in the burst`;
+    return [
+      { id: 'webhooks.deliveries.100', label: 'webhook deliveries/s, 100 endpoints', rate: all.rate, p50Ms: all.p50Ms, p99Ms: all.p99Ms, maxMs: all.maxMs, errors: all.errors, note: note(all) },
+      {
+        id: 'webhooks.deliveries.hang',
+        label: 'webhook deliveries/s, 1 of 100 endpoints hangs',
+        rate: hang.rate,
+        p50Ms: hang.p50Ms,
+        p99Ms: hang.p99Ms,
+        maxMs: hang.maxMs,
+        errors: hang.errors,
+        note: `rate of the 99 healthy endpoints; the hanging one times out after 10 s; ${note(hang)}`,
+      },
+    ];
+  } finally {
+    await emulator.stop();
+    await sink.close();
+  }
+}
+
+const valid = (r: Row | undefined): r is Row & { rate: number } => r !== undefined && (r.errors ?? 0) === 0 && r.rate !== undefined;
+
+const targets: Target[] = [
+  {
+    row: 'webhooks.deliveries.100',
+    text: 'deliveries/s ≥ 2,000',
+    check(rows) {
+      const r = rows.get('webhooks.deliveries.100');
+      if (!valid(r)) return undefined;
+      return { actual: `${Math.round(r.rate)}/s`, pass: r.rate >= 2000 };
+    },
+  },
+  {
+    row: 'webhooks.deliveries.hang',
+    text: 'loss < 10% vs all healthy',
+    check(rows) {
+      const a = rows.get('webhooks.deliveries.100');
+      const b = rows.get('webhooks.deliveries.hang');
+      if (!valid(a) || !valid(b)) return undefined;
+      const loss = 1 - b.rate / a.rate;
+      return { actual: `${(loss * 100).toFixed(1)}% lost`, pass: loss < 0.1 };
+    },
+  },
+];
+
+export const webhooks: Scenario = { name: 'webhooks', run, targets };
