@@ -17,7 +17,7 @@ export function controlRouter(services: Services): Router {
   const router = express.Router();
   router.use((req: Request, res: Response, next: NextFunction) => {
     if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) return sendError(res, new ApiError('FORBIDDEN', 'The control API answers loopback callers only.'));
-    if (/^Bearer svc_/.test(req.get('authorization') ?? '')) {
+    if (/^Bearer +svc_/i.test(req.get('authorization') ?? '')) {
       return sendError(res, new ApiError('FORBIDDEN', 'The control API is not reachable with a merchant API key; call it without Authorization.'));
     }
     next();

@@ -28,7 +28,8 @@ export function mountRoutes(app: Express, routes: RouteDef[], gateway: Gateway):
 /** The gateway's key check, also used by the emulator's live stream. */
 export function authenticate(services: Services, header: string | undefined): { key: KeyRecord; merchant: MerchantRecord } {
   if (!header) throw new ApiError('UNAUTHORIZED', 'Missing Authorization header; send "Authorization: Bearer <API key>".');
-  const m = /^Bearer (\S+)$/.exec(header);
+  // The scheme name is case-insensitive and may be followed by several spaces (RFC 7235, RFC 6750).
+  const m = /^Bearer +(\S+)$/i.exec(header);
   if (!m) throw new ApiError('UNAUTHORIZED', 'Malformed Authorization header; expected "Bearer <API key>".');
   if (!KEY_PATTERN.test(m[1])) throw new ApiError('UNAUTHORIZED', 'Malformed API key; keys start with svc_test_ or svc_live_.');
   const key = findKey(services, m[1]);

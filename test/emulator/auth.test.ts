@@ -49,6 +49,15 @@ describe('401 UNAUTHORIZED', () => {
     });
   }
 
+  test('the scheme is case-insensitive (RFC 7235); its shape is not negotiable', async () => {
+    for (const header of [`bearer ${KEYS.acmeTest}`, `BEARER ${KEYS.acmeTest}`, `Bearer   ${KEYS.acmeTest}`]) {
+      assert.equal((await emu.request('GET', '/v1/api/payments', { key: null, headers: { authorization: header } })).status, 200, header);
+    }
+    for (const header of [`Bearer${KEYS.acmeTest}`, `Bearer ${KEYS.acmeTest} extra`, `Token ${KEYS.acmeTest}`, KEYS.acmeTest]) {
+      assertError(await emu.request('GET', '/v1/api/payments', { key: null, headers: { authorization: header } }), 401, 'UNAUTHORIZED');
+    }
+  });
+
   test('an almost-right key (one character off) is unknown', async () => {
     const almost = KEYS.acmeTest.slice(0, -1) + '2';
     assertError(await emu.request('GET', '/v1/api/payments', { key: almost }), 401, 'UNAUTHORIZED');

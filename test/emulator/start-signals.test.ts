@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { idem, request, tempDir } from '../helpers/emulator.js';
+import { startSvc } from '../helpers/svc-process.js';
+
+// Shutdown of `svc emulator start`: SIGINT and SIGTERM finish in-flight requests, flush the
+// store and exit 0.
+
+test('SIGINT exits 0 after flushing: the data is in the snapshot, the journal is empty', async () => {
+  const dataDir = tempDir('svc-sigint-');
+  try {
+    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
+    const key = svc.ready.keys[0].key;
+    const created = await request(svc.ready.base_url, 'POST', '/v1/api/webhook-endpoints', { key, body: { url: 'https://example.com/h', events: ['payment.failed'] } });
+    assert.equal(created.status, 201);
+    svc.child.kill('SIGINT');
+    assert.equal(await svc.done, 0);
+    assert.equal(readFileSync(join(dataDir, 'journal.ndjson'), 'utf8'), '');
+    assert.ok(readFileSync(join(dataDir, 'store.json'), 'utf8').includes(created.json.data.endpoint.id));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('SIGTERM lets an in-flight request finish before exiting 0', async () => {
+  const dataDir = tempDir('svc-inflight-');
+  try {
+    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--latency', '1500']);
+    const key = svc.ready.keys[0].key;
+    const pending = request(svc.ready.base_url, 'POST', '/v1/api/payment-links', { key, body: { title: 'In flight', amount: 5 }, idempotencyKey: idem() });
+    // The request is inside its 1.5 s latency when the signal arrives.
+    await new Promise((r) => setTimeout(r, 500));
+    svc.child.kill('SIGTERM');
+    const res = await pending;
+    assert.equal(res.status, 201, res.text);
+    assert.equal(await svc.done, 0);
+
+    const again = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
+    try {
+      const read = await request(again.ready.base_url, 'GET', `/v1/api/payment-links/${res.json.data.id}`, { key });
+      assert.equal(read.status, 200);
+    } finally {
+      again.child.kill('SIGTERM');
+      await again.done;
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
