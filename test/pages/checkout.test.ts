@@ -367,3 +367,34 @@ test('an unknown link code gets a not-found page', async () => {
     await page.close();
   }
 });
+
+test('keyboard only: Tab reaches every field in order and Enter pays', async () => {
+  const created = await createLink({ title: 'Keyboard', amount: 100, currency: 'USD', accepted_methods: ['card', 'momo'] });
+  const page = await newPage(context);
+  try {
+    await page.goto(`${em.checkoutUrl}/${created.link_code}`);
+    const focused = async () => {
+      const el = page.locator(':focus');
+      return (await el.getAttribute('name')) ?? (await el.textContent())?.trim();
+    };
+    const order: Array<string | undefined> = [];
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      order.push(await focused());
+    }
+    // method tabs, the test-card list, then the card fields and the button
+    assert.deepEqual(order, ['Card', 'Mobile money', 'Test card numbers', 'number', 'expiry', 'cvc']);
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.type('4242424242424242');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('01/35');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('999');
+    await page.keyboard.press('Enter');
+    await page.getByText('Payment received').waitFor();
+    assert.equal((await link(created.id)).payment_count, 1);
+  } finally {
+    await page.close();
+  }
+});
