@@ -1,0 +1,100 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { cliHome, target } from './cli.js';
+
+// mandates create|get|revoke, charges create, payouts create|get|list, gift-cards redeem,
+// fleet-cards redeem — and the live-key confirmation of every money-moving command.
+
+let emu: TestEmulator;
+const cli = cliHome();
+const svc = (args: string[], key: string = KEYS.acmeTest) => cli.run([...args, ...target(emu.baseUrl, key)]);
+
+before(async () => {
+  emu = await startTestEmulator();
+});
+after(() => emu.stop());
+
+test('mandates create/get/revoke and charges create (completed, failed = exit 0, --fail-on-failed = exit 1)', async () => {
+  const created = await svc(['mandates', 'create', '--rail', 'card', '--customer-ref', 'cus_42', '--currency', 'USD', '--max-amount', '5000', '--json']);
+  assert.equal(created.code, 0, created.stderr);
+  const { mandate } = created.json();
+  assert.equal(mandate.status, 'active');
+  assert.deepEqual((await svc(['mandates', 'get', mandate.id, '--json'])).json(), (await emu.request('GET', `/v1/api/mandates/${mandate.id}`)).json.data);
+
+  const charge = await svc(['charges', 'create', '--mandate', mandate.id, '--amount', '1500', '--currency', 'USD', '--idempotency-key', 'cycle-2026-11', '--json']);
+  assert.equal(charge.code, 0, charge.stderr);
+  const payment = charge.json();
+  assert.equal(payment.status, 'completed');
+  assert.equal(payment.mandate_id, mandate.id);
+  assert.equal(payment.idempotency_key, 'cycle-2026-11', 'the key is the body cycle key too');
+  const again = await svc(['charges', 'create', '--mandate', mandate.id, '--amount', '1500', '--currency', 'USD', '--idempotency-key', 'cycle-2026-11', '--json']);
+  assert.deepEqual(again.json(), payment, 'a retried cycle returns the original charge');
+
+  const declined = await svc(['charges', 'create', '--mandate', mandate.id, '--amount', '100', '--currency', 'USD', '--outcome', 'failed']);
+  assert.equal(declined.code, 0);
+  assert.match(declined.stdout, /^\[TEST\] Charge failed/);
+  const strict = await svc(['charges', 'create', '--mandate', mandate.id, '--amount', '100', '--currency', 'USD', '--outcome', 'failed', '--fail-on-failed', '--json']);
+  assert.equal(strict.code, 1);
+  assert.equal(strict.json().status, 'failed');
+
+  const over = await svc(['charges', 'create', '--mandate', mandate.id, '--amount', '6000', '--currency', 'USD']);
+  assert.equal(over.code, 1);
+  assert.match(over.stderr, /VALIDATION_ERROR \(HTTP 422\)/);
+
+  const revoked = await svc(['mandates', 'revoke', mandate.id, '--json']);
+  assert.equal(revoked.code, 0, revoked.stderr);
+  assert.equal(revoked.json().status, 'revoked');
+});
+
+test('payouts create/get/list', async () => {
+  const created = await svc(['payouts', 'create', '--payee', 'payee_ada', '--amount', '2500', '--currency', 'USD', '--external-ref', 'inv-77', '--json']);
+  assert.equal(created.code, 0, created.stderr);
+  const payout = created.json();
+  assert.equal(payout.external_ref, 'inv-77');
+  assert.deepEqual((await svc(['payouts', 'get', payout.id, '--json'])).json(), (await emu.request('GET', `/v1/api/payouts/${payout.id}`)).json.data);
+  const list = (await svc(['payouts', 'list', '--limit', '5', '--json'])).json();
+  assert.deepEqual(list, (await emu.request('GET', '/v1/api/payouts?limit=5')).json.data);
+  const human = await svc(['payouts', 'list']);
+  assert.match(human.stdout, new RegExp(payout.id));
+  const revoked = await svc(['payouts', 'create', '--payee', 'payee_old', '--amount', '100', '--currency', 'USD']);
+  assert.equal(revoked.code, 1);
+  assert.match(revoked.stderr, /VALIDATION_ERROR/);
+});
+
+test('gift-cards redeem and fleet-cards redeem; a retry with the same key returns the original; card errors exit 1', async () => {
+  const gift = await svc(['gift-cards', 'redeem', '--wallet', 'mw_test_ada_usd', '--amount', '250', '--reference', 'order-9', '--idempotency-key', 'pos-gift-1', '--json']);
+  assert.equal(gift.code, 0, gift.stderr);
+  const g = gift.json();
+  assert.equal(g.transaction.idempotency_key, 'pos-gift-1');
+  assert.equal(g.wallet.balance, 5000 - 250);
+  assert.deepEqual((await svc(['gift-cards', 'redeem', '--wallet', 'mw_test_ada_usd', '--amount', '250', '--reference', 'order-9', '--idempotency-key', 'pos-gift-1', '--json'])).json(), g);
+
+  const fleet = await svc(['fleet-cards', 'redeem', '--card', 'fc_test_truck_01', '--category', 'fuel', '--amount', '4000']);
+  assert.equal(fleet.code, 0, fleet.stderr);
+  assert.match(fleet.stdout, /^\[TEST\] Fleet card redeemed/);
+  assert.match(fleet.stdout, /amount\s+40\.00 USD/);
+  const wrongCategory = await svc(['fleet-cards', 'redeem', '--card', 'fc_test_truck_01', '--category', 'snacks', '--amount', '100']);
+  assert.equal(wrongCategory.code, 1);
+  assert.match(wrongCategory.stderr, /CATEGORY_NOT_ALLOWED/);
+  const inactive = await svc(['fleet-cards', 'redeem', '--card', 'fc_test_truck_02', '--category', 'fuel', '--amount', '100']);
+  assert.match(inactive.stderr, /FLEET_CARD_INACTIVE/);
+});
+
+test('a live key: money-moving commands are refused without a terminal (exit 2, nothing sent) and run with --yes', async () => {
+  const before = (await emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total;
+  for (const args of [
+    ['payouts', 'create', '--payee', 'payee_live_ada', '--amount', '100', '--currency', 'USD'],
+    ['charges', 'create', '--mandate', 'mdt_x', '--amount', '100', '--currency', 'USD'],
+    ['gift-cards', 'redeem', '--wallet', 'mw_live_ada_usd', '--amount', '100'],
+    ['fleet-cards', 'redeem', '--card', 'fc_live_truck_01', '--category', 'fuel', '--amount', '100'],
+  ]) {
+    const r = await svc(args, KEYS.acmeLive);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /LIVE key without confirmation: pass --yes/);
+  }
+  assert.equal((await emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total, before, 'nothing was sent');
+  const yes = await svc(['gift-cards', 'redeem', '--wallet', 'mw_live_ada_usd', '--amount', '100', '--yes'], KEYS.acmeLive);
+  assert.equal(yes.code, 0, yes.stderr);
+  assert.match(yes.stdout, /^\[LIVE\] Gift card redeemed/);
+});
