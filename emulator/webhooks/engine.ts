@@ -28,7 +28,7 @@ import { Fifo } from './fifo.js';
 
 export const MAX_IN_FLIGHT = 64;
 export const PER_ENDPOINT_IN_FLIGHT = 8;
-export const USER_AGENT = 'svc-emulator-webhooks/1 (+https://github.com/svc; svc emulator)';
+export const USER_AGENT = 'svc-emulator-webhooks/1';
 
 interface Finished {
   deliveryId: string;
