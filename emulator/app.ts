@@ -9,6 +9,7 @@ import { RateLimiter, type RateLimitConfig } from './gateway/rate-limit.js';
 import { maskSecret, type KeyRecord } from './resources/merchants/records.js';
 import { allRoutes, resources } from './registry.js';
 import { controlRouter } from './control/router.js';
+import { openApiHandlers } from './openapi/serve.js';
 import { watchEventLoop } from './control/metrics.js';
 
 // The HTTP layer: it only translates. Trace ids, body parsing, the merchant routes (through
@@ -54,6 +55,10 @@ export function createApp(services: Services, options: AppOptions) {
   const gateway: Gateway = { services, limiter: new RateLimiter(options.rateLimit), ledger: new IdempotencyLedger(services) };
   mountRoutes(app, allRoutes(), gateway);
   app.use('/_emulator', controlRouter(services));
+  // The OpenAPI document of the /v1 routes above (no key needed: it describes, it does not act).
+  const openApi = openApiHandlers(services);
+  app.get('/openapi.yaml', openApi.yaml);
+  app.get('/openapi.json', openApi.json);
   for (const r of resources) r.http?.(app, services); // the live stream (webhooks/stream.ts)
   // Stalls are recorded from the start, not from the first GET /_emulator/metrics.
   watchEventLoop(services);

@@ -13,7 +13,7 @@ export const fleetCardRoutes = [
     body: RedeemFleetCard,
     status: 201,
     response: FleetCardRedemption,
-    errors: ['FLEET_CARD_INACTIVE', 'CATEGORY_NOT_ALLOWED', 'INSUFFICIENT_BALANCE', 'SPEND_LIMIT_EXCEEDED'],
+    errors: ['NOT_FOUND', 'FLEET_CARD_INACTIVE', 'CATEGORY_NOT_ALLOWED', 'INSUFFICIENT_BALANCE', 'SPEND_LIMIT_EXCEEDED'],
     handler: (ctx, { body }, tx) => redeemFleetCard(ctx, body, tx),
   }),
 ];

@@ -13,7 +13,7 @@ export const giftCardRoutes = [
     body: RedeemGiftCard,
     status: 201,
     response: GiftCardRedemption,
-    errors: ['INSUFFICIENT_BALANCE'],
+    errors: ['NOT_FOUND', 'INSUFFICIENT_BALANCE'],
     handler: (ctx, { body }, tx) => redeemGiftCard(ctx, body, tx),
   }),
 ];
