@@ -14,12 +14,20 @@ import type { FormError } from './fields.js';
 // the token in the same transaction, and redirect to the page, which now shows the result
 // (POST-redirect-GET). A refusal (wrong PIN, bad card) shows the form again with the message.
 
-/** Which form field an ApiError is about: "number: is not valid" → number; PIN codes → pin. */
+const FIELD_NAMES: Record<string, string> = { number: 'The card number', expiry: 'The expiry date', cvc: 'The CVC', phone: 'The phone number', pin: 'The PIN' };
+
+/**
+ * Which form field an ApiError is about, and its message as a sentence: the domain's
+ * "number: is not a valid card number" becomes "The card number is not a valid card number."
+ */
 export function fieldOf(err: ApiError, aliases: Record<string, string> = {}): FormError {
   if (err.code === 'PIN_INVALID' || err.code === 'PIN_LOCKED') return { field: 'pin', message: err.message };
   const m = /^([a-z_]+): (.*)$/.exec(err.message);
-  if (m) return { field: aliases[m[1]] ?? m[1], message: `${m[2].charAt(0).toUpperCase()}${m[2].slice(1)}.` };
-  return { field: '', message: err.message };
+  if (!m) return { field: '', message: err.message };
+  const field = aliases[m[1]] ?? m[1];
+  const why = m[2].replace(/\.$/, '');
+  const message = /^(is|must) /.test(why) ? `${FIELD_NAMES[field] ?? field} ${why}.` : `${why.charAt(0).toUpperCase()}${why.slice(1)}.`;
+  return { field, message };
 }
 
 export function handleApproval(

@@ -56,7 +56,7 @@ test('card mandate: an invalid number is refused, a test card saves and the mand
     await page.getByLabel('Expiry').fill('11/33');
     await page.getByLabel('CVC').fill('123');
     await page.getByRole('button', { name: 'Save card' }).click();
-    await page.getByRole('alert').getByText('Is not a valid card number').waitFor();
+    await page.getByRole('alert').getByText('The card number is not a valid card number.').waitFor();
     assert.equal(await page.getByLabel('Expiry').inputValue(), '11/33');
     assert.equal((await mandate(created.mandate.id, KEYS.acmeLive)).status, 'pending');
     await screenshot(page, 'mandate-card-invalid');
@@ -158,9 +158,19 @@ test('payroll approval: the lines and total, a wrong owner PIN refused, the righ
     await screenshot(page, 'payroll-approval-wrong-pin');
     assert.equal((await em.request('GET', `/v1/api/payroll/runs/${run.id}`)).json.data.run.status, 'pending_approval');
 
+    const token = await page.locator('input[name="token"]').inputValue();
     await page.getByLabel('Business owner PIN').fill('1357');
     await page.getByRole('button', { name: 'Approve and pay' }).click();
     await page.getByRole('heading', { name: 'Payroll partial' }).waitFor();
+    // The same form sent again (a double click that got through) shows the result, nothing more.
+    const again = await fetch(approval_url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token, pin: '1357' }),
+    });
+    assert.equal(again.status, 303);
+    assert.equal(again.headers.get('location'), `/checkout/payroll-approval/${run.id}`);
     const done = await page.locator('tbody tr').allTextContents();
     assert.match(done[0], /Paid/);
     assert.match(done[2], /Needs attention/);
@@ -177,7 +187,7 @@ test('payroll approval: the lines and total, a wrong owner PIN refused, the righ
     ],
   );
   const events = await em.request('GET', '/_emulator/events?merchant_id=mer_acme&environment=test&type=payroll_run.partial', { key: null });
-  assert.equal(events.json.data.events.length, 1);
+  assert.equal(events.json.data.events.length, 1, 'executed once');
 });
 
 test('unknown approval ids get a not-found page', async () => {
