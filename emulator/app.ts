@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Services } from './services.js';
 import { ApiError } from './schema/errors.js';
@@ -9,6 +8,7 @@ import { RateLimiter, type RateLimitConfig } from './gateway/rate-limit.js';
 import { maskSecret, type KeyRecord } from './resources/merchants/records.js';
 import { allRoutes, resources } from './registry.js';
 import { controlRouter } from './control/router.js';
+import { randomHex } from './ids.js';
 import { openApiHandlers } from './openapi/serve.js';
 import { watchEventLoop } from './control/metrics.js';
 
@@ -31,7 +31,7 @@ export function createApp(services: Services, options: AppOptions) {
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const sent = req.get('X-Trace-ID');
-    const traceId = sent !== undefined && TRACE_ID.test(sent) ? sent : `trc_${randomBytes(12).toString('hex')}`;
+    const traceId = sent !== undefined && TRACE_ID.test(sent) ? sent : `trc_${randomHex(12)}`;
     res.locals.traceId = traceId;
     res.set('X-Trace-ID', traceId);
     if (options.logRequests) {

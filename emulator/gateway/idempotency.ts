@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto'; // one-shot: no Hash object per request
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/store.js';
 import { ApiError } from '../schema/errors.js';
@@ -64,7 +64,7 @@ export function checkBodyKey(field: string, body: unknown): string {
 }
 
 export function fingerprint(method: string, path: string, environment: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${environment}\n${canonicalJson(body)}`).digest('hex');
+  return hash('sha256', `${method} ${path}\n${environment}\n${canonicalJson(body)}`, 'hex');
 }
 
 /** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same body. */
