@@ -68,9 +68,13 @@ export function createApp(services: Services, options: AppOptions) {
   });
 
   // Body-parser failures (bad JSON, too large) and anything else thrown outside the gateway.
-  app.use((err: Error & { type?: string; status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+  app.use((err: Error & { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
     if (err.type === 'entity.parse.failed') return sendError(res, new ApiError('VALIDATION_ERROR', `body: not valid JSON (${err.message})`));
     if (err.type === 'entity.too.large') return sendError(res, new ApiError('VALIDATION_ERROR', 'body: larger than the 1 MB limit'));
+    // The router could not percent-decode a path parameter: no resource has such an id.
+    if (err.status === 400 && /^Failed to decode param/.test(err.message)) {
+      return sendError(res, new ApiError('NOT_FOUND', `Nothing at ${req.method} ${req.path}: the path holds malformed percent-encoding.`));
+    }
     if (err.status && err.status >= 400 && err.status < 500) return sendError(res, new ApiError('VALIDATION_ERROR', `body: ${err.message}`));
     return sendError(res, err);
   });

@@ -66,6 +66,7 @@ const probes: Probe[] = [
   { name: 'absent id (404)', status: 404, code: 'NOT_FOUND', send: (h) => emu.request('GET', '/v1/api/payments/pay_nope', { headers: h }) },
   { name: 'unknown route (404)', status: 404, code: 'NOT_FOUND', send: (h) => emu.request('GET', '/v1/api/nothing-here', { headers: h }) },
   { name: 'unknown route without a key (404)', status: 404, code: 'NOT_FOUND', send: (h) => emu.request('GET', '/elsewhere', { key: null, headers: h }) },
+  { name: 'malformed percent-encoding in a path id (404)', status: 404, code: 'NOT_FOUND', send: (h) => emu.request('GET', '/v1/api/payments/%ZZ', { headers: h }) },
   { name: 'unknown method on a known path (404)', status: 404, code: 'NOT_FOUND', send: (h) => emu.request('PUT', '/v1/api/payment-links', { headers: h, body: {} }) },
   {
     name: 'bad JSON (422)',
