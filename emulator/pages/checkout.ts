@@ -1,12 +1,13 @@
 import type { Request, Response, Router } from 'express';
 import type { Services } from '../services.js';
 import { ApiError } from '../schema/errors.js';
-import { MERCHANTS, type MerchantRecord } from '../resources/merchants/records.js';
 import { findLinkByCode, linkStatus, type LinkRecord } from '../resources/payment-links/domain.js';
 import { PAYMENTS, type PaymentRecord } from '../resources/payments/domain.js';
-import { CHECKOUT_PAYMENTS, FieldProblem, payLinkAtCheckout, type CheckoutMethod, type CheckoutPaymentRecord, type PayerDetails } from './checkout-pay.js';
+import { FieldProblem } from './checkout-errors.js';
+import { CHECKOUT_PAYMENTS, payLinkAtCheckout, type CheckoutMethod, type CheckoutPaymentRecord, type PayerDetails } from './checkout-pay.js';
 import { checkFormToken, issueFormToken, priorSubmission, recordSubmission } from './form-token.js';
 import { formField } from './form.js';
+import { merchantName } from './merchant.js';
 import { html } from './html.js';
 import { messagePage, sendPage } from './layout.js';
 import { closedLinkPage, confirmationPage, payPage, type FormState } from './link-pages.js';
@@ -23,10 +24,6 @@ const MAX_MINOR = 100_000_000_000; // the API's MinorUnits bound
 const subjectOf = (link: LinkRecord) => `link:${link.id}`;
 const confirmationPath = (link: LinkRecord, paymentId: string) => `/checkout/${link.link_code}/payments/${encodeURIComponent(paymentId)}`;
 
-function merchantNameOf(services: Services, link: LinkRecord): string {
-  return services.store.get<MerchantRecord>(MERCHANTS, link.merchant_id)?.name ?? 'the seller';
-}
-
 function pickMethod(link: LinkRecord, asked: string | undefined): CheckoutMethod | undefined {
   if (asked === undefined || asked === '') return link.accepted_methods[0];
   return link.accepted_methods.find((m) => m === asked);
@@ -42,18 +39,18 @@ export function mountCheckout(router: Router, services: Services): void {
   router.get('/:code', (req: Request, res: Response) => {
     const link = findLink(req.params.code as string);
     if (!link) return notFoundPage(res);
-    const merchantName = merchantNameOf(services, link);
+    const merchant = merchantName(services, link.merchant_id);
     const status = linkStatus(link, services.clock.now());
-    if (status !== 'pending') return sendPage(res, 410, closedLinkPage(link, merchantName, status));
+    if (status !== 'pending') return sendPage(res, 410, closedLinkPage(link, merchant, status));
     const method = pickMethod(link, typeof req.query.method === 'string' ? req.query.method : undefined);
     if (!method) return sendPage(res, 404, messagePage({ title: 'Payment method not offered' }, 'Payment method not offered', `This link accepts ${link.accepted_methods.join(', ')}.`));
-    sendPage(res, 200, payPage(link, merchantName, { method, token: issueFormToken(services, subjectOf(link)), values: {} }));
+    sendPage(res, 200, payPage(link, merchant, { method, token: issueFormToken(services, subjectOf(link)), values: {} }));
   });
 
   router.post('/:code', (req: Request, res: Response) => {
     const link = findLink(req.params.code as string);
     if (!link) return notFoundPage(res);
-    const merchantName = merchantNameOf(services, link);
+    const merchant = merchantName(services, link.merchant_id);
     const method = pickMethod(link, formField(req, 'method'));
     const subject = subjectOf(link);
     const nonce = checkFormToken(services, subject, formField(req, 'token'));
@@ -61,7 +58,7 @@ export function mountCheckout(router: Router, services: Services): void {
       return sendPage(
         res,
         400,
-        messagePage({ title: 'Form not accepted', merchantName, environment: link.environment }, 'This form cannot be used', 'It was not issued for this link. Nothing was charged.', html`<a class="button" href="/checkout/${link.link_code}">Open the payment page</a>`),
+        messagePage({ title: 'Form not accepted', merchantName: merchant, environment: link.environment }, 'This form cannot be used', 'It was not issued for this link. Nothing was charged.', html`<a class="button" href="/checkout/${link.link_code}">Open the payment page</a>`),
       );
     }
     // A second submission of the same form (double click, resubmit): show the first result.
@@ -69,7 +66,7 @@ export function mountCheckout(router: Router, services: Services): void {
     if (prior) return res.redirect(303, prior.result_path);
 
     const values: FormState['values'] = { amount: formField(req, 'amount'), phone: formField(req, 'phone'), expiry: formField(req, 'expiry') };
-    const again = (status: number, error: FormState['error']) => sendPage(res, status, payPage(link, merchantName, { method, token: formField(req, 'token')!, values, error }));
+    const again = (status: number, error: FormState['error']) => sendPage(res, status, payPage(link, merchant, { method, token: formField(req, 'token')!, values, error }));
     try {
       let amount: number | undefined;
       if (link.amount === null) {
@@ -87,7 +84,7 @@ export function mountCheckout(router: Router, services: Services): void {
     } catch (err) {
       if (err instanceof FieldProblem) return again(422, { field: err.field, message: err.message });
       if (err instanceof ApiError && (err.code === 'LINK_EXPIRED' || err.code === 'LINK_CLOSED')) {
-        return sendPage(res, 410, closedLinkPage(link, merchantName, err.code === 'LINK_EXPIRED' ? 'expired' : 'completed'));
+        return sendPage(res, 410, closedLinkPage(link, merchant, err.code === 'LINK_EXPIRED' ? 'expired' : 'completed'));
       }
       if (err instanceof ApiError && err.status < 500) return again(err.status, { field: err.code.startsWith('PIN_') ? 'pin' : '', message: err.message });
       throw err;
@@ -99,7 +96,7 @@ export function mountCheckout(router: Router, services: Services): void {
     const payment = link ? services.store.get<PaymentRecord>(PAYMENTS, req.params.paymentId as string) : undefined;
     if (!link || !payment || payment.payment_link_id !== link.id) return notFoundPage(res);
     const checkout = services.store.get<CheckoutPaymentRecord>(CHECKOUT_PAYMENTS, payment.id);
-    sendPage(res, 200, confirmationPage(link, merchantNameOf(services, link), payment, checkout));
+    sendPage(res, 200, confirmationPage(link, merchantName(services, link.merchant_id), payment, checkout));
   });
 }
 

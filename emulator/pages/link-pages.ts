@@ -5,8 +5,7 @@ import { formatMinor } from './money.js';
 import { AUTO_RETURN_SECONDS, returnUrl } from './return-url.js';
 import type { LinkRecord } from '../resources/payment-links/domain.js';
 import type { PaymentRecord } from '../resources/payments/domain.js';
-import type { CheckoutMethod } from './checkout-pay.js';
-import type { CheckoutPaymentRecord } from './checkout-pay.js';
+import type { CheckoutMethod, CheckoutPaymentRecord } from './checkout-pay.js';
 
 // The payment-link checkout's views: the pay form, the confirmation, the expired and paid
 // pages. Pure functions from records to HTML; checkout.ts decides which one to send.

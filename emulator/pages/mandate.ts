@@ -1,6 +1,5 @@
 import type { Request, Response, Router } from 'express';
 import type { Services } from '../services.js';
-import { MERCHANTS, type MerchantRecord } from '../resources/merchants/records.js';
 import { approveCardMandate, findMandateForApproval, type MandateRecord } from '../resources/mandates/domain.js';
 import { FieldProblem } from './checkout-errors.js';
 import { errorBox, cardFields, parseExpiry, type FormError } from './fields.js';
@@ -10,12 +9,12 @@ import { html, type Html } from './html.js';
 import { layout, messagePage, sendPage } from './layout.js';
 import { formatMinor } from './money.js';
 import { handleApproval } from './approval.js';
+import { merchantName } from './merchant.js';
 
 // {checkout_url}/mandate/{id}: the customer saves a card for a merchant's recurring charges;
 // `approveCardMandate` stores it and makes the mandate active. No service account is needed.
 
 const path = (m: MandateRecord) => `/checkout/mandate/${encodeURIComponent(m.id)}`;
-export const merchantName = (services: Services, merchantId: string) => services.store.get<MerchantRecord>(MERCHANTS, merchantId)?.name ?? 'the merchant';
 
 /**
  * Whether the page still offers its form. A live mandate is approved once, while pending; a

@@ -8,7 +8,7 @@ import { formField } from './form.js';
 import { html, type Html } from './html.js';
 import { layout, messagePage, sendPage } from './layout.js';
 import { handleApproval } from './approval.js';
-import { merchantName } from './mandate.js';
+import { merchantName } from './merchant.js';
 import { formatMinor } from './money.js';
 
 // {checkout_url}/payroll-approval/{run_id}: the business owner reviews the run's lines and

@@ -8,7 +8,8 @@ import { formField } from './form.js';
 import { html, type Html } from './html.js';
 import { layout, messagePage, sendPage } from './layout.js';
 import { handleApproval } from './approval.js';
-import { awaitsApproval, mandateTerms, merchantName } from './mandate.js';
+import { awaitsApproval, mandateTerms } from './mandate.js';
+import { merchantName } from './merchant.js';
 
 // {checkout_url}/wallet-mandate/{id}: the customer approves a merchant's wallet mandate with
 // their wallet phone and PIN (the wallet app's approval); `approveWalletMandate` checks the
