@@ -1,7 +1,7 @@
 import { SvcApi } from '../client/api.js';
 import { ControlApi } from '../client/control.js';
 import type { ApiResult } from '../client/http.js';
-import { resolveBaseUrl, resolveTarget, type Target } from './config/resolve.js';
+import { resolveBaseUrl, resolveTarget, type ResolveOptions, type Target } from './config/resolve.js';
 import type { CommonFlags } from './options.js';
 import { Output } from './output.js';
 
@@ -19,8 +19,8 @@ export interface ApiContext {
 const onRetry = (info: { attempt: number; waitMs: number; reason: string }) =>
   process.stderr.write(`retrying in ${(info.waitMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1} of 5): ${info.reason}\n`);
 
-export function apiContext(flags: CommonFlags): ApiContext {
-  const target = resolveTarget(flags);
+export function apiContext(flags: CommonFlags, options: ResolveOptions = {}): ApiContext {
+  const target = resolveTarget(flags, options);
   const api = new SvcApi({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: flags.timeout, traceId: flags.traceId, onRetry });
   const out = new Output(Boolean(flags.json), target.environment);
   return { target, api, out, traced: (r) => traceLine(out, r) };

@@ -79,3 +79,64 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
 
 /** The flags that point a command at a test emulator with a key. */
 export const target = (baseUrl: string, key: string) => ['--base-url', baseUrl, '--api-key', key];
+
+export interface LongRun {
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `pattern` in stdout or stderr (rejects after timeoutMs). */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Sends SIGINT (Ctrl-C) and resolves with the exit code. */
+  interrupt(): Promise<number | null>;
+}
+
+/** A command that runs until stopped (listen, tail), started the way a developer does. */
+export function startCli(args: string[], opts: CliOptions = {}): LongRun {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^SVC_|^CI$|^FORCE_COLOR$/.test(k)) env[k] = v;
+  env.NO_COLOR = '1';
+  for (const [k, v] of Object.entries(opts.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  const child = spawn(process.execPath, [svcBin, ...args], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const waiters = new Set<() => void>();
+  const poke = () => waiters.forEach((w) => w());
+  child.stdout!.on('data', (c) => ((stdout += c), poke()));
+  child.stderr!.on('data', (c) => ((stderr += c), poke()));
+  const exited = new Promise<number | null>((ok) => child.once('close', (code) => (poke(), ok(code))));
+  return {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    waitFor(pattern, timeoutMs = 15_000) {
+      return new Promise((ok, fail) => {
+        const check = () => {
+          const m = stdout.match(pattern) ?? stderr.match(pattern);
+          if (m) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            ok(m);
+          } else if (child.exitCode !== null) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            fail(new Error(`svc ${args[0]} exited (${child.exitCode}) before ${pattern}\nstdout: ${stdout}\nstderr: ${stderr}`));
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          fail(new Error(`no ${pattern} from svc ${args.join(' ')} within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    async interrupt() {
+      if (child.exitCode === null) child.kill('SIGINT');
+      const guard = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const code = await exited;
+      clearTimeout(guard);
+      return code;
+    },
+  };
+}

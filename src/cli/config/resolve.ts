@@ -15,6 +15,13 @@ export interface TargetFlags {
   profile?: string;
 }
 
+export interface ResolveOptions {
+  /** `svc login --profile new` creates the profile; every other command needs it to exist. */
+  newProfile?: boolean;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
 export interface Target {
   baseUrl: string;
   baseUrlSource: Source;
@@ -30,11 +37,11 @@ export const environmentOf = (key: string): 'test' | 'live' | undefined =>
   key.startsWith('svc_test_') ? 'test' : key.startsWith('svc_live_') ? 'live' : undefined;
 
 /** The base URL alone (the control API needs no key). */
-export function resolveBaseUrl(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()) {
+export function resolveBaseUrl(flags: TargetFlags, { newProfile = false, env = process.env, cwd = process.cwd() }: ResolveOptions = {}) {
   const config = readConfig(env);
   const profile = profileName(flags.profile, config, env);
   const fromProfile = config.profiles[profile];
-  if (flags.profile !== undefined && !fromProfile) throw new UsageError(`no profile "${flags.profile}" in the config file (svc config list).`);
+  if (flags.profile !== undefined && !fromProfile && !newProfile) throw new UsageError(`no profile "${flags.profile}" in the config file (svc config list).`);
   let baseUrl: string | undefined;
   let source: Source | undefined;
   if (flags.baseUrl) [baseUrl, source] = [flags.baseUrl, 'flag'];
@@ -49,8 +56,9 @@ export function resolveBaseUrl(flags: TargetFlags, env: NodeJS.ProcessEnv = proc
   return { baseUrl: baseUrl.replace(/\/+$/, ''), source, profile, config, emulator };
 }
 
-export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Target {
-  const { baseUrl, source: baseUrlSource, profile, config, emulator } = resolveBaseUrl(flags, env, cwd);
+export function resolveTarget(flags: TargetFlags, options: ResolveOptions = {}): Target {
+  const env = options.env ?? process.env;
+  const { baseUrl, source: baseUrlSource, profile, config, emulator } = resolveBaseUrl(flags, options);
   const fromProfile = config.profiles[profile];
   let apiKey: string | undefined;
   let apiKeySource: Source | undefined;

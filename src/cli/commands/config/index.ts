@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, lazy } from '../../options.js';
+import { apiOptions, examples, lazy } from '../../options.js';
 
 export function register(config: Command): void {
   const profileOpt = (cmd: Command) => cmd.option('--profile <name>', 'profile to change (default: $SVC_PROFILE or the current profile)');
@@ -27,5 +27,9 @@ export function register(config: Command): void {
   examples(config.command('use').description('Make a profile the current one').argument('<profile>').action(lazy(() => import('./run.js'), 'use')), [
     'svc config use live',
   ]);
+  examples(
+    apiOptions(config.command('show').description('The base URL and key commands would use here, and where each comes from')).action(lazy(() => import('./run.js'), 'show')),
+    ['svc config show', 'SVC_API_KEY=svc_test_… svc config show --json'],
+  );
   examples(config.command('path').description('Print where the config file lives').action(lazy(() => import('./run.js'), 'path')), ['svc config path']);
 }

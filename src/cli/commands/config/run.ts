@@ -1,4 +1,5 @@
-import { environmentOf } from '../../config/resolve.js';
+import { describeSource, environmentOf, resolveTarget } from '../../config/resolve.js';
+import type { CommonFlags } from '../../options.js';
 import { configPath, PROFILE_FIELDS, profileName, readConfig, updateProfile, writeConfig, type Profile, type ProfileField } from '../../config/file.js';
 import { UsageError } from '../../errors.js';
 import { maskSecret } from '../../mask.js';
@@ -68,4 +69,24 @@ export async function use([name]: string[]): Promise<void> {
 
 export async function path(): Promise<void> {
   process.stdout.write(`${configPath()}\n`);
+}
+
+export async function show(_a: string[], flags: CommonFlags): Promise<void> {
+  const t = resolveTarget(flags);
+  const data = {
+    profile: t.profile,
+    environment: t.environment,
+    base_url: t.baseUrl,
+    base_url_source: t.baseUrlSource,
+    api_key: maskSecret(t.apiKey),
+    api_key_source: t.apiKeySource,
+  };
+  const out = new Output(Boolean(flags.json), t.environment);
+  out.result(data, 'Target', () =>
+    out.kv([
+      ['base url', `${data.base_url}  (${describeSource(t.baseUrlSource)})`],
+      ['api key', `${data.api_key}  (${describeSource(t.apiKeySource)})`],
+      ['profile', data.profile],
+    ]),
+  );
 }

@@ -10,7 +10,7 @@ import { askSecret } from '../../prompt.js';
 
 export async function run(_a: string[], flags: CommonFlags): Promise<void> {
   if (!flags.apiKey && !process.env.SVC_API_KEY) flags.apiKey = await askSecret(flags, '--api-key', 'API key (svc_test_… or svc_live_…)');
-  const ctx = apiContext(flags);
+  const ctx = apiContext(flags, { newProfile: true });
   if (ctx.target.apiKeySource === 'profile' || ctx.target.apiKeySource === 'emulator') throw new UsageError('missing --api-key: the key to log in with.');
   ctx.traced(await ctx.api.listPayments({ limit: 1 }));
   const path = updateProfile(ctx.target.profile, (p) => {

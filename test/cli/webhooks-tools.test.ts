@@ -1,0 +1,146 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'node:http';
+import { KEYS, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
+import { cliHome, startCli, target } from './cli.js';
+import { hmacHeader, merchantReceiver, until } from './webhook-receiver.js';
+
+// verify against vectors computed here with node:crypto; the live-host receiver (--port);
+// tail; endpoints create/list/delete; the emulator's delivery log and redelivery.
+
+let emu: TestEmulator;
+const cli = cliHome();
+const dir = tempDir('svc-cli-wh-');
+const svc = (args: string[]) => cli.run([...args, ...target(emu.baseUrl, KEYS.acmeTest)]);
+
+before(async () => {
+  emu = await startTestEmulator({ clock: 'system' });
+});
+after(() => emu.stop());
+
+const now = () => Math.floor(Date.now() / 1000);
+const body = '{"type":"payment.completed","createdAt":"2026-11-21T12:00:00Z","data":{"payment":{"id":"pay_1"}}}';
+const secret = 'Zm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eHF1dXg';
+
+test('verify: valid (file and stdin), wrong secret, altered body, too old, --tolerance, bad format', async () => {
+  const file = join(dir, 'body.json');
+  writeFileSync(file, body);
+  const header = hmacHeader(secret, body, now());
+
+  const valid = await cli.run(['webhooks', 'verify', '--secret', secret, '--header', header, '--body-file', file]);
+  assert.equal(valid.code, 0, valid.stderr);
+  assert.match(valid.stdout, /valid signature/);
+  const viaStdin = await cli.run(['webhooks', 'verify', '--secret', secret, '--header', header, '--json'], { input: body });
+  assert.equal(viaStdin.code, 0);
+  assert.equal(viaStdin.json().valid, true);
+
+  const wrong = await cli.run(['webhooks', 'verify', '--secret', `${secret}x`, '--header', header, '--json'], { input: body });
+  assert.equal(wrong.code, 1);
+  assert.deepEqual([wrong.json().valid, wrong.json().reason], [false, 'no_matching_signature']);
+  const altered = await cli.run(['webhooks', 'verify', '--secret', secret, '--header', header, '--json'], { input: `${body}\n` });
+  assert.equal(altered.json().reason, 'no_matching_signature', 'one extra byte breaks it');
+
+  const old = hmacHeader(secret, body, now() - 400);
+  const tooOld = await cli.run(['webhooks', 'verify', '--secret', secret, '--header', old, '--json'], { input: body });
+  assert.equal(tooOld.code, 1);
+  assert.equal(tooOld.json().reason, 'too_old');
+  const tolerant = await cli.run(['webhooks', 'verify', '--secret', secret, '--header', old, '--tolerance', '600', '--json'], { input: body });
+  assert.equal(tolerant.code, 0);
+
+  const bad = await cli.run(['webhooks', 'verify', '--secret', secret, '--header', 'sha256=abc'], { input: body });
+  assert.equal(bad.code, 1);
+  assert.match(bad.stdout, /invalid signature: bad_format/);
+
+  const noBody = await cli.run(['webhooks', 'verify', '--secret', secret, '--header', header, '--body-file', join(dir, 'missing.json')]);
+  assert.equal(noBody.code, 2);
+});
+
+function post(url: string, payload: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((ok, fail) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => ok(res.statusCode ?? 0));
+    });
+    req.on('error', fail);
+    req.end(payload);
+  });
+}
+
+test('listen --port (live host): verifies Svc-Signature, answers 400 to failures, forwards what passes unchanged', async () => {
+  const app = await merchantReceiver(() => secret);
+  const receiver = startCli(['webhooks', 'listen', '--port', '0', '--secret', secret, '--forward', app.url], { env: { HOME: cli.home, XDG_CONFIG_HOME: cli.configHome } });
+  try {
+    const port = (await receiver.waitFor(/Receiving on http:\/\/127\.0\.0\.1:(\d+)\//))[1];
+    const url = `http://127.0.0.1:${port}/`;
+    const good = hmacHeader(secret, body, now());
+    assert.equal(await post(url, body, { 'svc-signature': good, 'svc-event': 'payment.completed', 'svc-delivery': 'dlv_live_1' }), 200);
+    assert.equal(app.received.length, 1);
+    assert.deepEqual([app.received[0].signature, app.received[0].delivery, app.received[0].body, app.received[0].verified], [good, 'dlv_live_1', body, true]);
+
+    assert.equal(await post(url, body, { 'svc-signature': hmacHeader('another-secret', body, now()), 'svc-delivery': 'dlv_live_2' }), 400);
+    assert.equal(await post(url, body, { 'svc-signature': hmacHeader(secret, body, now() - 3600), 'svc-delivery': 'dlv_live_3' }), 400);
+    assert.equal(await post(url, body, {}), 400);
+    assert.equal(app.received.length, 1, 'nothing that failed reached the app');
+    await receiver.waitFor(/dlv_live_2\s+✗ rejected: no_matching_signature/);
+    await receiver.waitFor(/dlv_live_3\s+✗ rejected: too_old/);
+    assert.doesNotMatch(receiver.stderr(), new RegExp(secret), 'the secret is masked');
+  } finally {
+    assert.equal(await receiver.interrupt(), 0);
+    await app.close();
+  }
+  const noSecret = await cli.run(['webhooks', 'listen', '--port', '0', '--forward', app.url]);
+  assert.equal(noSecret.code, 2);
+  assert.match(noSecret.stderr, /missing --secret/);
+});
+
+test('tail --json prints one event per line; --attempts adds the emulator delivery attempts', async () => {
+  const app = await merchantReceiver(() => undefined);
+  const created = await svc(['webhooks', 'endpoints', 'create', '--url', app.url, '--events', 'payment.completed,payment.failed', '--json']);
+  assert.equal(created.code, 0, created.stderr);
+  const { endpoint, secret: endpointSecret } = created.json();
+  assert.match(endpointSecret, /^[A-Za-z0-9_-]{43}$/);
+  const tail = startCli(['webhooks', 'tail', '--json', '--attempts', ...target(emu.baseUrl, KEYS.acmeTest)], { env: { HOME: cli.home, XDG_CONFIG_HOME: cli.configHome } });
+  try {
+    await tail.waitFor(/Tailing test events/);
+    const t = await svc(['trigger', 'payment.completed', '--json']);
+    assert.equal(t.code, 0, t.stderr);
+    const eventLine = JSON.parse((await tail.waitFor(/^\{"kind":"event".*$/m))[0]);
+    assert.equal(eventLine.type, 'payment.completed');
+    assert.equal(eventLine.body.data.payment.id, t.json().id);
+    const attempt = JSON.parse((await tail.waitFor(/^\{"kind":"attempt".*$/m))[0]);
+    assert.equal(attempt.endpoint_id, endpoint.id);
+    assert.equal(attempt.status_code, 200);
+    await until(() => app.received.length === 1, 'the emulator delivery');
+
+    // The emulator's delivery log for that endpoint, then a redelivery with the same id.
+    const deliveries = await svc(['webhooks', 'deliveries', 'list', endpoint.id, '--json']);
+    assert.equal(deliveries.code, 0, deliveries.stderr);
+    const [delivery] = deliveries.json().deliveries;
+    assert.equal(delivery.id, attempt.delivery_id);
+    const redeliver = await svc(['webhooks', 'replay', delivery.id, '--emulator']);
+    // A delivered (not failed) delivery cannot be redelivered: the emulator answers 409.
+    assert.equal(redeliver.code, 1);
+    assert.match(redeliver.stderr, /INVALID_STATE/);
+  } finally {
+    assert.equal(await tail.interrupt(), 0);
+    await app.close();
+  }
+
+  const list = await svc(['webhooks', 'endpoints', 'list', '--json']);
+  assert.deepEqual(list.json(), (await emu.request('GET', '/v1/api/webhook-endpoints')).json.data);
+  const human = await svc(['webhooks', 'endpoints', 'list']);
+  assert.ok(!human.stdout.includes(endpointSecret), 'later reads never show the secret');
+  const deleted = await svc(['webhooks', 'endpoints', 'delete', endpoint.id, '--json']);
+  assert.deepEqual(deleted.json(), { id: endpoint.id, deleted: true });
+});
+
+test('trigger refuses a live key and an unknown event (exit 2)', async () => {
+  const live = await cli.run(['trigger', 'payment.completed', ...target(emu.baseUrl, KEYS.acmeLive)]);
+  assert.equal(live.code, 2);
+  assert.match(live.stderr, /test keys only/);
+  const unknown = await svc(['trigger', 'payment.refunded']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /expected one of payment\.completed, payment\.failed/);
+});
