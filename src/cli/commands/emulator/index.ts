@@ -103,6 +103,68 @@ export function register(emulator: Command): void {
     ['svc emulator wallets top-up --currency USD --amount 100000'],
   );
 
+  const gift = emulator.command('gift-card-wallets').description('Gift-card wallets (issued on the dashboard; the API only redeems)');
+  examples(merchantOpts(c(gift, 'list', "A merchant's gift-card wallets")).action(lazy(() => import('./cards.js'), 'giftList')), ['svc emulator gift-card-wallets list']);
+  examples(
+    merchantOpts(c(gift, 'issue', 'Issue a gift-card wallet to a customer'))
+      .requiredOption('--currency <code>', 'USD or LRD')
+      .option('--balance <minor>', 'opening balance', intFlag(0, 100_000_000_000))
+      .option('--holder-phone <phone>', "the customer's phone")
+      .action(lazy(() => import('./cards.js'), 'giftIssue')),
+    ['svc emulator gift-card-wallets issue --currency USD --balance 5000'],
+  );
+  examples(
+    c(gift, 'load', 'Load money onto a gift-card wallet')
+      .argument('<wallet_id>')
+      .requiredOption('--amount <minor>', 'minor units', intFlag(1, 100_000_000_000))
+      .action(lazy(() => import('./cards.js'), 'giftLoad')),
+    ['svc emulator gift-card-wallets load mw_test_ada_usd --amount 1000'],
+  );
+
+  const fleet = emulator.command('fleet-cards').description('Fleet cards (issued on the dashboard)');
+  examples(merchantOpts(c(fleet, 'list', "A merchant's fleet cards")).action(lazy(() => import('./cards.js'), 'fleetList')), ['svc emulator fleet-cards list']);
+  examples(
+    merchantOpts(c(fleet, 'issue', 'Issue a fleet card'))
+      .requiredOption('--currency <code>', 'USD or LRD')
+      .requiredOption('--categories <list>', 'allowed categories, comma-separated (fuel,lubricants,…)')
+      .requiredOption('--spend-limit <minor>', 'spend limit per period', intFlag(0, 100_000_000_000))
+      .requiredOption('--spend-period <period>', 'daily, weekly or monthly')
+      .option('--balance <minor>', 'opening balance', intFlag(0, 100_000_000_000))
+      .option('--inactive', 'issue it inactive')
+      .action(lazy(() => import('./cards.js'), 'fleetIssue')),
+    ['svc emulator fleet-cards issue --currency USD --categories fuel --spend-limit 50000 --spend-period daily --balance 100000'],
+  );
+  examples(
+    c(fleet, 'status', 'Activate or deactivate a fleet card').argument('<card_id>').argument('<status>', 'active or inactive').action(lazy(() => import('./cards.js'), 'fleetStatus')),
+    ['svc emulator fleet-cards status fc_test_truck_02 active'],
+  );
+  examples(
+    c(fleet, 'top-up', 'Add money to a fleet card')
+      .argument('<card_id>')
+      .requiredOption('--amount <minor>', 'minor units', intFlag(1, 100_000_000_000))
+      .action(lazy(() => import('./cards.js'), 'fleetTopUp')),
+    ['svc emulator fleet-cards top-up fc_test_truck_01 --amount 20000'],
+  );
+
+  const mandates = emulator.command('mandates').description("The customer's side of a mandate: approve it");
+  examples(
+    c(mandates, 'approve-card', 'Save a card on a card mandate (the approval page) and activate it')
+      .argument('<mandate_id>')
+      .option('--number <pan>', 'test card number (4000000000000002 declines)', '4242424242424242')
+      .option('--expiry <MM/YY>', 'expiry', '12/30')
+      .option('--cvc <cvc>', 'CVC', '123')
+      .action(lazy(() => import('./mandates.js'), 'approveCard')),
+    ['svc emulator mandates approve-card mdt_123', 'svc emulator mandates approve-card mdt_123 --number 4000000000000002'],
+  );
+  examples(
+    c(mandates, 'approve-wallet', "Approve a wallet mandate with the customer's phone and PIN (prompted on a terminal)")
+      .argument('<mandate_id>')
+      .requiredOption('--phone <phone>', "the customer's wallet phone")
+      .option('--pin <pin>', 'wallet PIN (for scripts)')
+      .action(lazy(() => import('./mandates.js'), 'approveWallet')),
+    ['svc emulator mandates approve-wallet mdt_123 --phone +231770000201'],
+  );
+
   examples(c(emulator, 'users', 'Service users (phones, wallet balances)').action(lazy(() => import('./control.js'), 'users')), ['svc emulator users']);
   examples(c(emulator, 'metrics', "The emulator's counters").action(lazy(() => import('./control.js'), 'metrics')), ['svc emulator metrics --json']);
 }

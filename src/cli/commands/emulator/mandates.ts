@@ -1,0 +1,25 @@
+import { controlContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { CommonFlags } from '../../options.js';
+import { genericLines } from '../../output.js';
+import { askSecret } from '../../prompt.js';
+
+// The customer's side of a mandate: saving a card on the approval page, or approving a
+// wallet mandate with a PIN in the wallet app.
+
+export async function approveCard([id]: string[], flags: CommonFlags & { number: string; expiry: string; cvc: string }): Promise<void> {
+  const m = /^(\d{1,2})\/(\d{2}|\d{4})$/.exec(flags.expiry);
+  if (!m) throw new UsageError(`--expiry: expected MM/YY, got "${flags.expiry}".`);
+  const year = Number(m[2]);
+  const ctx = controlContext(flags);
+  const body = { number: flags.number, exp_month: Number(m[1]), exp_year: year < 100 ? 2000 + year : year, cvc: flags.cvc };
+  const { data } = ctx.traced(await ctx.control.post(`/mandates/${encodeURIComponent(id)}/approve-card`, body));
+  ctx.out.result(data, 'Card saved: mandate approved', () => genericLines(ctx.out, data));
+}
+
+export async function approveWallet([id]: string[], flags: CommonFlags & { phone: string; pin?: string }): Promise<void> {
+  const ctx = controlContext(flags);
+  const pin = flags.pin ?? (await askSecret(flags, '--pin', `Wallet PIN of ${flags.phone}`));
+  const { data } = ctx.traced(await ctx.control.post(`/mandates/${encodeURIComponent(id)}/approve-wallet`, { phone: flags.phone, pin }));
+  ctx.out.result(data, 'Wallet mandate approved', () => genericLines(ctx.out, data));
+}
