@@ -3,27 +3,32 @@
 // draining a queue-like index (pending webhook deliveries) into O(n²). Here a removed id
 // leaves a hole that is skipped; holes are squeezed out when they outnumber the live ids, or
 // before a positional read, so the cost stays amortized O(1) per write.
+//
+// Most keys hold one id (a link code, a key hash): their position map is not built until the
+// list outgrows SMALL, and until then removal scans the few slots there are.
 
+const SMALL = 16;
 const MIN_HOLES_TO_COMPACT = 32;
 
 export class OrderedIds {
   private slots: Array<string | undefined> = [];
-  private readonly slotOf = new Map<string, number>();
+  private slotOf: Map<string, number> | undefined;
   private holes = 0;
 
   get size(): number {
-    return this.slotOf.size;
+    return this.slots.length - this.holes;
   }
 
   add(id: string): void {
-    this.slotOf.set(id, this.slots.length);
     this.slots.push(id);
+    if (this.slotOf) this.slotOf.set(id, this.slots.length - 1);
+    else if (this.slots.length > SMALL) this.indexSlots();
   }
 
   delete(id: string): void {
-    const slot = this.slotOf.get(id);
-    if (slot === undefined) return;
-    this.slotOf.delete(id);
+    const slot = this.slotOf ? this.slotOf.get(id) : this.slots.lastIndexOf(id);
+    if (slot === undefined || slot < 0) return;
+    this.slotOf?.delete(id);
     this.slots[slot] = undefined;
     this.holes++;
     // A rolled-back insert is the last id: trim instead of leaving a hole.
@@ -42,12 +47,14 @@ export class OrderedIds {
 
   private compact(): void {
     let w = 0;
-    for (const id of this.slots) {
-      if (id === undefined) continue;
-      this.slotOf.set(id, w);
-      this.slots[w++] = id;
-    }
+    for (const id of this.slots) if (id !== undefined) this.slots[w++] = id;
     this.slots.length = w;
     this.holes = 0;
+    if (this.slotOf) this.indexSlots();
+  }
+
+  private indexSlots(): void {
+    this.slotOf = new Map();
+    this.slots.forEach((id, slot) => id !== undefined && this.slotOf!.set(id, slot));
   }
 }
