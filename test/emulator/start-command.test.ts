@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { idem, request, tempDir } from '../helpers/emulator.js';
-import { runSvc, startSvc } from '../helpers/svc-process.js';
+import { spawn } from 'node:child_process';
+import { closed, onLines, runSvc, startSvc, svcBin } from '../helpers/svc-process.js';
 
 // `svc emulator start` as scripts use it: the --json ready line, clean shutdown on SIGTERM
 // and SIGINT (store flushed, data kept), and usage errors for bad flags.
@@ -90,4 +91,32 @@ test('--help documents the flags and their defaults; --version prints the versio
   const version = runSvc(['--version']);
   assert.equal(version.status, 0);
   assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+});
+
+test('without --json it prints the API and checkout addresses and the seeded test key', async () => {
+  const dataDir = tempDir('svc-human-');
+  const child = spawn(process.execPath, [svcBin, 'emulator', 'start', '--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', '6000/1m'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const done = closed(child);
+  try {
+    let out = '';
+    await new Promise<void>((ok) => {
+      onLines(child, (line) => {
+        out += `${line}\n`;
+        if (line.includes('Test key')) ok();
+      });
+    });
+    const api = /API\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+    assert.ok(api, out);
+    assert.match(out, new RegExp(`Checkout\\s+${api.replace(/[.]/g, '\\.')}/checkout`));
+    assert.match(out, /Test key\s+svc_test_acme0all0scopes0000000000001/);
+    assert.match(out, /rate limit: 6000\/1m/);
+    const res = await request(api, 'GET', '/v1/api/payments');
+    assert.equal(res.status, 200);
+  } finally {
+    child.kill('SIGTERM');
+    assert.equal(await done, 0);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

@@ -27,7 +27,7 @@ export async function run(opts: StartOptions): Promise<void> {
   } else {
     const testKey = info.keys.find((k) => k.environment === 'test' && !k.revoked && k.scopes.length >= 10);
     const lines = [
-      `${chalk.bold('svc emulator')} ready ${chalk.dim(`(clock: ${opts.clock}, rate limit: ${opts.rateLimit ? `${opts.rateLimit.limit}/${opts.rateLimit.windowMs}ms` : 'off'})`)}`,
+      `${chalk.bold('svc emulator')} ready ${chalk.dim(`(clock: ${opts.clock}, rate limit: ${opts.rateLimit ? formatRateLimit(opts.rateLimit) : 'off'})`)}`,
       `  API       ${chalk.cyan(info.base_url)}`,
       `  Checkout  ${chalk.cyan(info.checkout_url)}`,
       `  Data dir  ${info.data_dir}`,
@@ -52,4 +52,11 @@ export async function run(opts: StartOptions): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** 100/1s, 6000/1m, 50/250ms: the way --rate-limit takes it. */
+function formatRateLimit({ limit, windowMs }: { limit: number; windowMs: number }): string {
+  if (windowMs % 60_000 === 0) return `${limit}/${windowMs / 60_000}m`;
+  if (windowMs % 1000 === 0) return `${limit}/${windowMs / 1000}s`;
+  return `${limit}/${windowMs}ms`;
 }
