@@ -10,20 +10,21 @@ export async function run([shell]: string[], _flags: unknown, cmd: Command): Pro
   const walk = (c: Command, path: string) => {
     const words = [...c.commands.map((s) => s.name()), ...c.options.map((o) => o.long).filter((l): l is string => Boolean(l)), '--help'];
     table.set(path, words);
-    for (const s of c.commands) walk(s, path ? `${path} ${s.name()}` : s.name());
+    for (const s of c.commands) walk(s, `${path} ${s.name()}`);
   };
-  walk(program, '');
+  // Paths start with "svc": bash refuses an empty associative-array key.
+  walk(program, 'svc');
   const entries = [...table].map(([path, words]) => `  [${JSON.stringify(path)}]=${JSON.stringify(words.join(' '))}`).join('\n');
   const bash = `# svc completion (bash 4+); load with: source <(svc completion bash)
 _svc_complete() {
   local -A words=(
 ${entries}
   )
-  local path="" i w
+  local path="svc" i w
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
     [[ "$w" == -* ]] && continue
-    if [[ -n "\${words["\${path:+$path }$w"]+x}" ]]; then path="\${path:+$path }$w"; fi
+    if [[ -n "\${words["$path $w"]+x}" ]]; then path="$path $w"; fi
   done
   COMPREPLY=($(compgen -W "\${words["$path"]}" -- "\${COMP_WORDS[COMP_CWORD]}"))
 }

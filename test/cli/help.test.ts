@@ -1,0 +1,92 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { buildProgram } from '../../src/cli/main.js';
+import { ROUTES } from '../../src/client/routes.js';
+import { allRoutes } from '../../emulator/registry.js';
+import { tempDir } from '../helpers/emulator.js';
+import { cliHome } from './cli.js';
+
+// Every command has --help with examples; the client's route table matches the emulator's
+// route declarations; completion scripts complete.
+
+const cli = cliHome();
+
+function leaves(cmd: Command, path: string[] = []): { path: string[]; cmd: Command }[] {
+  if (cmd.commands.length === 0) return [{ path, cmd }];
+  return cmd.commands.flatMap((c) => leaves(c, [...path, c.name()]));
+}
+
+function helpOf(cmd: Command): string {
+  let text = '';
+  cmd.configureOutput({ writeOut: (s) => (text += s), writeErr: (s) => (text += s) });
+  cmd.outputHelp();
+  return text;
+}
+
+test('every command has a description and --help with examples', async () => {
+  const program = await buildProgram('0.0.0-test', 'all');
+  const all = leaves(program);
+  assert.ok(all.length >= 60, `${all.length} commands`);
+  for (const { path, cmd } of all) {
+    const help = helpOf(cmd);
+    assert.ok(cmd.description(), `${path.join(' ')} has a description`);
+    assert.match(help, /\nExamples:\n  \$ \S/, `svc ${path.join(' ')} --help shows examples`);
+  }
+  // API commands all take the shared connection flags.
+  for (const { path, cmd } of all.filter(({ path }) => ['links', 'payments', 'mandates', 'charges', 'payouts', 'payroll', 'sub-merchants'].includes(path[0]))) {
+    const longs = cmd.options.map((o) => o.long);
+    for (const flag of ['--api-key', '--base-url', '--profile', '--json', '--no-input', '--timeout']) assert.ok(longs.includes(flag), `svc ${path.join(' ')} has ${flag}`);
+  }
+});
+
+test('--help through the binary: exit 0 at every level; no command is a usage error (exit 2)', async () => {
+  for (const args of [['--help'], ['links', '--help'], ['webhooks', 'listen', '--help'], ['emulator', 'payees', 'approve', '--help'], ['help', 'payroll']]) {
+    const r = await cli.run(args);
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stdout, /Usage: svc/);
+  }
+  const top = await cli.run(['--help']);
+  assert.match(top.stdout, /Exit codes: 0 success · 1 API or network error · 2 usage error/);
+  const version = await cli.run(['--version']);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+  const bare = await cli.run(['links']);
+  assert.equal(bare.code, 2);
+});
+
+test("the client's route table is the emulator's: same methods, paths and idempotency headers, nothing missing", () => {
+  const emulator = allRoutes().map((r) => ({
+    key: `${r.method.toUpperCase()} ${r.path}`,
+    header: r.idempotency?.header,
+    required: r.idempotency?.required ?? false,
+  }));
+  const client = Object.values(ROUTES).map((r) => ({
+    key: `${r.method} ${r.path}`,
+    header: 'idempotency' in r ? r.idempotency.header : undefined,
+    required: 'idempotency' in r ? r.idempotency.key === 'required' : false,
+  }));
+  const sort = (a: { key: string }[]) => [...a].sort((x, y) => x.key.localeCompare(y.key));
+  assert.deepEqual(sort(client), sort(emulator));
+});
+
+test('svc completion bash completes commands, subcommands and flags', async () => {
+  const r = await cli.run(['completion', 'bash']);
+  assert.equal(r.code, 0, r.stderr);
+  const script = join(tempDir('svc-cli-completion-'), 'svc.bash');
+  writeFileSync(script, r.stdout);
+  const complete = (words: string[]) => {
+    const cword = words.length - 1;
+    const out = spawnSync('bash', ['-c', `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${cword}; _svc_complete; echo "\${COMPREPLY[*]}"`], { encoding: 'utf8' });
+    assert.equal(out.status, 0, out.stderr);
+    return out.stdout.trim().split(' ');
+  };
+  assert.deepEqual(complete(['svc', 'pay']), ['payments', 'payroll', 'payouts']);
+  assert.deepEqual(complete(['svc', 'links', '']).slice(0, 3), ['create', 'get', 'simulate']);
+  assert.ok(complete(['svc', 'links', 'create', '--ti']).includes('--title'));
+  assert.deepEqual(complete(['svc', 'emulator', 'clock', 'adv']), ['advance']);
+  const zsh = await cli.run(['completion', 'zsh']);
+  assert.match(zsh.stdout, /^#compdef svc\nautoload -U \+X bashcompinit/);
+});
