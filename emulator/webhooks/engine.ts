@@ -4,7 +4,7 @@ import type { Op } from '../store/memory-store.js';
 import { DELIVERIES, EVENTS, type EventRecord } from '../resources/events/outbox.js';
 import { WEBHOOK_ENDPOINTS, type EndpointRecord } from '../resources/webhook-endpoints/domain.js';
 import { signPayload } from '../../src/webhooks/signature.js';
-import { attemptsInRound, isScheduled, SCHEDULED_INDEX, type EngineDelivery, type StoredAttempt } from './records.js';
+import { attemptsInRound, isScheduled, SCHEDULED_INDEX, SCHEDULED_KEY, type EngineDelivery, type StoredAttempt } from './records.js';
 import { cancelEndpointDeliveries } from './deliveries.js';
 import { delayAfterFailure } from './schedule.js';
 import { Sender, type AttemptOutcome } from './sender.js';
@@ -59,11 +59,9 @@ export class DeliveryEngine {
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.services.store.onCommit((ops) => this.onCommit(ops));
-    // Everything waiting for an attempt, endpoint by endpoint (the index is keyed by endpoint).
-    // A delivery of an endpoint deleted while the engine was down is cancelled at launch.
-    for (const e of this.services.store.all<EndpointRecord>(WEBHOOK_ENDPOINTS)) {
-      for (const d of this.services.store.byIndex<EngineDelivery>(DELIVERIES, SCHEDULED_INDEX, e.id)) this.track(d);
-    }
+    // Everything waiting for an attempt. A delivery of an endpoint deleted while the engine
+    // was down is cancelled when it comes up (launch), never sent.
+    for (const d of this.services.store.byIndex<EngineDelivery>(DELIVERIES, SCHEDULED_INDEX, SCHEDULED_KEY)) this.track(d);
     this.pump();
   }
 
@@ -83,11 +81,6 @@ export class DeliveryEngine {
     this.recordFinished();
     await this.sender.close();
     this.sender = new Sender(); // a later start() gets fresh connections
-  }
-
-  /** Attempts currently on the wire (the control API reports it). */
-  get inFlightCount(): number {
-    return this.inFlight.size;
   }
 
   private onCommit(ops: readonly Op[]): void {

@@ -48,6 +48,3 @@ export const webhooksModule: ResourceModule = {
     await engine.stop();
   },
 };
-
-/** The engine of a running emulator (for the control API's status and for tests). */
-export const webhookEngine = (services: Services) => runtime(services).engine;

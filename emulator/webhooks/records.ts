@@ -27,6 +27,7 @@ export interface EngineDelivery extends DeliveryRecord {
 }
 
 export const SCHEDULED_INDEX = 'webhooks_scheduled';
+export const SCHEDULED_KEY = 'due';
 export const SCOPE_INDEX = 'webhooks_by_scope';
 
 /** Deliveries waiting for an attempt: `pending`, or `failed` with a retry due. */
@@ -34,9 +35,7 @@ export const isScheduled = (d: DeliveryRecord) => (d.status === 'pending' || d.s
 
 export function defineWebhookIndexes(services: Pick<Services, 'store' | 'stamps'>): void {
   const { store } = services;
-  // Keyed by endpoint, not one shared key: the store moves a record out of an index entry with
-  // a linear search, so one entry per endpoint keeps that cheap under a burst of thousands.
-  store.defineIndex<EngineDelivery>({ collection: DELIVERIES, name: SCHEDULED_INDEX, key: (d) => (isScheduled(d) ? d.endpoint_id : undefined) });
+  store.defineIndex<EngineDelivery>({ collection: DELIVERIES, name: SCHEDULED_INDEX, key: (d) => (isScheduled(d) ? SCHEDULED_KEY : undefined) });
   store.defineIndex<EngineDelivery>({ collection: DELIVERIES, name: SCOPE_INDEX, key: (d) => `${d.merchant_id}:${d.environment}` });
   // Stream cursors must keep increasing across a restart even if the clock starts earlier.
   for (const e of store.all<EventRecord>(EVENTS)) services.stamps.observe(e.created_at);

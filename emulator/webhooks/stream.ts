@@ -111,10 +111,6 @@ export class StreamHub {
     this.clients.clear();
   }
 
-  get clientCount(): number {
-    return this.clients.size;
-  }
-
   /** The route handler. */
   handle(req: Request, res: Response): void {
     try {
