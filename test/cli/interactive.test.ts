@@ -1,0 +1,99 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { svcBin } from '../helpers/svc-process.js';
+import { cliHome } from './cli.js';
+import { until } from './webhook-receiver.js';
+
+// A person at a terminal: svc runs in a tmux pane (a real pseudo-terminal); the test types
+// with send-keys and reads the screen with capture-pane. Covers the OTP prompt of
+// sub-merchants create, the masked PIN prompt of payroll approve, and the live-key confirmation.
+
+const socket = `svc-cli-test-${process.pid}`;
+const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+const cli = cliHome();
+let emu: TestEmulator;
+let session = 0;
+
+before(async () => {
+  assert.equal(spawnSync('tmux', ['-V']).status, 0, 'tmux is installed (.ci/run installs it)');
+  emu = await startTestEmulator();
+});
+after(async () => {
+  tmux('kill-server');
+  await emu.stop();
+});
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Runs svc in a fresh pane; the pane stays open after exit and shows EXIT=<code>. */
+function runInPane(args: string[]): { name: string; screen(): string; type(keys: string): void } {
+  const name = `s${++session}`;
+  const env = `env -u CI NO_COLOR=1 HOME=${quote(cli.home)} XDG_CONFIG_HOME=${quote(cli.configHome)}`;
+  const command = `${env} ${quote(process.execPath)} ${quote(svcBin)} ${args.map(quote).join(' ')}; echo EXIT=$?; sleep 600`;
+  const r = tmux('new-session', '-d', '-s', name, '-x', '160', '-y', '50', command);
+  assert.equal(r.status, 0, r.stderr);
+  return {
+    name,
+    screen: () => tmux('capture-pane', '-p', '-t', name, '-S', '-50').stdout,
+    type: (keys: string) => {
+      assert.equal(tmux('send-keys', '-t', name, '-l', keys).status, 0);
+      assert.equal(tmux('send-keys', '-t', name, 'Enter').status, 0);
+    },
+  };
+}
+
+const targetFlags = (key: string) => ['--base-url', emu.baseUrl, '--api-key', key];
+
+test('sub-merchants create on a terminal: sends the OTP, asks for it, completes', async () => {
+  const phone = '+231770000204';
+  const pane = runInPane(['sub-merchants', 'create', '--name', 'Kiosk 4', '--phone', phone, ...targetFlags(KEYS.acmeTest)]);
+  await until(() => /OTP sent to \+231\*+0204/.test(pane.screen()), 'the OTP prompt', 20_000);
+  const inbox = await emu.request('GET', `/_emulator/otp/${encodeURIComponent(phone)}`, { key: null });
+  const code = inbox.json.data.messages[0].code as string;
+  pane.type(code);
+  await until(() => /EXIT=\d+/.test(pane.screen()), 'the command to finish', 20_000);
+  const screen = pane.screen();
+  assert.match(screen, /EXIT=0/, screen);
+  assert.match(screen, /\[TEST\] Sub-merchant created/);
+  assert.match(screen, /name\s+Kiosk 4/);
+  const list = await emu.request('GET', '/v1/api/sub-merchants');
+  assert.ok(list.json.data.sub_merchants.some((s: { merchant_name: string }) => s.merchant_name === 'Kiosk 4'));
+});
+
+test('payroll approve on a terminal: the PIN is asked masked, and the run executes', async () => {
+  const created = await emu.request('POST', '/v1/api/payroll/runs', {
+    headers: { 'Idempotency-Key': `tty-${process.pid}` },
+    body: { currency: 'USD', payments: [{ external_ref: 'T-1', payee_phone: '+231770000201', amount_cents: 1500 }] },
+  });
+  assert.equal(created.status, 201, created.text);
+  const runId = created.json.data.run.id as string;
+  const pane = runInPane(['payroll', 'approve', runId, ...targetFlags(KEYS.acmeTest)]);
+  await until(() => /Owner PIN to approve payroll run/.test(pane.screen()), 'the PIN prompt', 20_000);
+  pane.type('1357');
+  await until(() => /EXIT=\d+/.test(pane.screen()), 'the command to finish', 20_000);
+  const screen = pane.screen();
+  assert.match(screen, /EXIT=0/, screen);
+  assert.match(screen, /\*\*\*\*/, 'the PIN is echoed as stars');
+  assert.doesNotMatch(screen, /1357/, 'never in clear');
+  assert.match(screen, /\[TEST\] Payroll run completed/);
+});
+
+test('a live key on a terminal asks before moving money: "n" cancels (exit 130), "y" proceeds', async () => {
+  const args = ['payouts', 'create', '--payee', 'payee_live_ada', '--amount', '100', '--currency', 'USD', ...targetFlags(KEYS.acmeLive)];
+  const no = runInPane(args);
+  await until(() => /LIVE key: pay out 1\.00 USD to payee_live_ada\?/.test(no.screen()), 'the confirmation', 20_000);
+  no.type('n');
+  await until(() => /EXIT=\d+/.test(no.screen()), 'the command to finish', 20_000);
+  assert.match(no.screen(), /cancelled\.[\s\S]*EXIT=130/);
+  const before = (await emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total;
+
+  const yes = runInPane(args);
+  await until(() => /LIVE key: pay out/.test(yes.screen()), 'the confirmation', 20_000);
+  yes.type('y');
+  await until(() => /EXIT=\d+/.test(yes.screen()), 'the command to finish', 20_000);
+  assert.match(yes.screen(), /\[LIVE\] Payout/);
+  assert.match(yes.screen(), /EXIT=0/);
+  assert.equal((await emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total, before + 1);
+});
