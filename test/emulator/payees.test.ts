@@ -147,3 +147,26 @@ describe('the control API is not the merchant API', () => {
     assert.equal((await emu.request('POST', '/v1/api/payees', { body: {} })).status, 404);
   });
 });
+
+describe('owner PIN lockout (shared with payroll approval)', () => {
+  test('the 5th wrong PIN locks approvals and cap raises for 15 minutes, even with the right PIN', async () => {
+    const e = await startTestEmulator();
+    try {
+      const c = (method: string, path: string, body?: unknown) => e.request(method, `/_emulator${path}`, { key: null, body });
+      const added = await c('POST', '/payees', { merchant_id: 'mer_acme', environment: 'test', name: 'Locksmith', currency: 'USD', per_payout_cap: 1, daily_cap: 1 });
+      const id = added.json.data.id;
+      for (let i = 1; i <= 4; i++) assert.equal((await c('POST', `/payees/${id}/approve`, { pin: '0000' })).json.error.code, 'PIN_INVALID', `try ${i}`);
+      const fifth = await c('POST', `/payees/${id}/approve`, { pin: '0000' });
+      assert.equal(fifth.status, 423);
+      assert.equal(fifth.json.error.code, 'PIN_LOCKED');
+      assert.equal((await c('POST', `/payees/${id}/approve`, { pin: OWNER_PIN })).json.error.code, 'PIN_LOCKED');
+      assert.equal((await c('POST', '/payees/payee_ada/caps', { daily_cap: 200_000, pin: OWNER_PIN })).json.error.code, 'PIN_LOCKED');
+      await c('POST', '/clock/advance', { by: '15m' });
+      const ok = await c('POST', `/payees/${id}/approve`, { pin: OWNER_PIN });
+      assert.equal(ok.status, 200, ok.text);
+      assert.equal(ok.json.data.status, 'approved');
+    } finally {
+      await e.stop();
+    }
+  });
+});
