@@ -35,6 +35,8 @@ export interface PayoutRecord extends StoredRecord {
   external_ref: string | null;
   initiated_at: string;
   resolved_at: string | null;
+  /** Emulator-clock time of acceptance: the daily cap's UTC day (a stamp may run a few µs ahead). */
+  initiated_at_ms: number;
   /** What the emulated provider will answer, and when (emulator clock, ms). Never exposed. */
   provider_outcome: Outcome;
   resolves_at_ms: number;
@@ -77,7 +79,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export function payeeDayTotal(services: Pick<Services, 'store'>, payeeId: string, day: string): number {
   let total = 0;
   for (const p of services.store.byIndex<PayoutRecord>(PAYOUTS, 'by_payee', payeeId)) {
-    if (p.status !== 'failed' && p.initiated_at.slice(0, 10) === day) total += p.amount_cents;
+    if (p.status !== 'failed' && utcDay(p.initiated_at_ms) === day) total += p.amount_cents;
   }
   return total;
 }
@@ -132,6 +134,7 @@ export function createPayout(ctx: MerchantContext, input: CreatePayout, tx: Tran
     status: 'processing',
     external_ref: input.external_ref ?? null,
     initiated_at: ctx.stamps.next(),
+    initiated_at_ms: ctx.clock.now(),
     resolved_at: null,
     provider_outcome: nextOutcome(ctx, tx),
     resolves_at_ms: ctx.clock.now() + ctx.config.payoutResolveMs,
