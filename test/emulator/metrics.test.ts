@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { idem, KEYS, startTestEmulator } from '../helpers/emulator.js';
+
+// GET /_emulator/metrics and POST /_emulator/metrics/reset: the figures `npm run bench` reads.
+// Values depend on the machine, so only their presence, types and window semantics are checked.
+
+test('metrics report event-loop delay, GC, CPU, memory and store sizes; reset starts a new window', async () => {
+  const emu = await startTestEmulator();
+  try {
+    const created = await emu.request('POST', '/v1/api/payment-links', { body: { title: 'Beans', amount: 500 }, idempotencyKey: idem('metrics') });
+    assert.equal(created.status, 201);
+
+    const before = await emu.request('GET', '/_emulator/metrics', { key: null });
+    assert.equal(before.status, 200);
+    const m = before.json.data;
+    for (const field of [
+      'event_loop_delay_max_ms',
+      'event_loop_delay_p99_ms',
+      'event_loop_delay_mean_ms',
+      'event_loop_delay_samples',
+      'gc_count',
+      'gc_pause_total_ms',
+      'gc_pause_max_ms',
+      'cpu_user_ms',
+      'cpu_system_ms',
+      'rss_bytes',
+      'heap_used_bytes',
+    ]) {
+      assert.equal(typeof m[field], 'number', field);
+      assert.ok(m[field] >= 0, field);
+    }
+    assert.equal(m.event_loop_resolution_ms, 10);
+    assert.equal(m.store_counts.payment_links, 1);
+    assert.equal(m.store_counts.idempotency, 1);
+
+    // Let the monitor take samples, then reset: the window starts again.
+    await new Promise((r) => setTimeout(r, 60));
+    const sampled = (await emu.request('GET', '/_emulator/metrics', { key: null })).json.data;
+    assert.ok(sampled.event_loop_delay_samples > 0);
+    const reset = await emu.request('POST', '/_emulator/metrics/reset', { key: null });
+    assert.equal(reset.status, 200);
+    assert.equal(reset.json.data.event_loop_delay_samples, 0);
+    assert.equal(reset.json.data.event_loop_delay_max_ms, 0);
+    assert.equal(reset.json.data.gc_count, 0);
+    assert.ok(Date.parse(reset.json.data.since) >= Date.parse(m.since));
+  } finally {
+    await emu.stop();
+  }
+});
+
+test('metrics are part of the control API: a merchant key is refused', async () => {
+  const emu = await startTestEmulator();
+  try {
+    const res = await emu.request('GET', '/_emulator/metrics', { key: KEYS.acmeTest });
+    assert.equal(res.status, 403);
+    assert.equal(res.json.error.code, 'FORBIDDEN');
+  } finally {
+    await emu.stop();
+  }
+});
