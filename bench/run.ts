@@ -7,6 +7,7 @@ import { formatTable, type JudgedTarget } from './lib/table.js';
 import type { BenchContext, Row, Scenario } from './lib/types.js';
 import { api } from './scenarios/api.js';
 import { webhooks } from './scenarios/webhooks.js';
+import { cli } from './scenarios/cli.js';
 
 // `npm run bench`: builds, then measures everything in one run on this machine and prints
 // ONE table on stdout (progress goes to stderr). Not a test: nothing here asserts; targets
@@ -41,7 +42,7 @@ import { webhooks } from './scenarios/webhooks.js';
 // Knobs (environment): BENCH_WARMUP_MS (default 2000) and BENCH_MEASURE_MS (default 8000)
 // per load; the whole run takes about a minute and a half.
 
-const SCENARIOS: Scenario[] = [api, webhooks];
+const SCENARIOS: Scenario[] = [api, webhooks, cli];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

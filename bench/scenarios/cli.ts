@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startChild } from '../lib/child.js';
+import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
+
+// The CLI's cold start: wall time from spawn to exit of the built binary, beside `node -e 0`
+// measured in the same run, interleaved round by round so background load hits all alike.
+//
+//   cli.node          node -e 0 (the floor: starting Node itself)
+//   cli.version       svc --version (answered by bin/svc.js before anything loads)
+//   cli.help          svc --help (commander and the command table; no command module)
+//   cli.links-get     svc links get <id> --json against a running emulator (one command
+//                     module, the undici client, one HTTP round trip)
+//
+// Targets: --version ≤ 1.5× and --help ≤ 2× node -e 0, compared on the median.
+
+const ROUNDS = Number(process.env.BENCH_CLI_ROUNDS ?? 20);
+const KEY = 'svc_test_acme0all0scopes0000000000001';
+
+function timeRun(command: string, args: string[], cwd: string): Promise<{ ms: number; ok: boolean }> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'ignore'] });
+    child.once('close', (code) => resolve({ ms: performance.now() - started, ok: code === 0 }));
+    child.once('error', () => resolve({ ms: performance.now() - started, ok: false }));
+  });
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+function ratioTarget(row: string, limit: number, name: string): Target {
+  return {
+    row,
+    text: `p50 ≤ ${limit}× node -e 0`,
+    check(rows) {
+      const a = rows.get(row);
+      const b = rows.get('cli.node');
+      if (!a?.p50Ms || !b?.p50Ms || (a.errors ?? 0) > 0 || (b.errors ?? 0) > 0) return undefined;
+      const ratio = a.p50Ms / b.p50Ms;
+      return { actual: `${ratio.toFixed(2)}× (${name})`, pass: ratio <= limit };
+    },
+  };
+}
+
+export const cli: Scenario = {
+  name: 'cli',
+  targets: [ratioTarget('cli.version', 1.5, '--version'), ratioTarget('cli.help', 2, '--help')],
+  async run(ctx: BenchContext): Promise<Row[]> {
+    const dataDir = join(ctx.tmpDir, 'cli-emulator');
+    mkdirSync(dataDir, { recursive: true });
+    ctx.log('cli: starting an emulator for `links get`');
+    const bin = join(ctx.root, 'bin', 'svc.js');
+    const emulator = await startChild<{ base_url: string }>(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--json', '--quiet', '--rate-limit', 'off', '--data-dir', dataDir], ctx.root);
+    try {
+      const base = emulator.info.base_url;
+      const created = await fetch(`${base}/v1/api/payment-links`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'x-idempotency-key': `bench-cli-${Date.now()}` },
+        body: JSON.stringify({ title: 'bench', amount: 1200 }),
+      });
+      const linkId = ((await created.json()) as { data: { id: string } }).data.id;
+      const subjects: { id: string; label: string; args: string[] }[] = [
+        { id: 'cli.node', label: 'node -e 0 (baseline)', args: ['-e', '0'] },
+        { id: 'cli.version', label: 'svc --version', args: [bin, '--version'] },
+        { id: 'cli.help', label: 'svc --help', args: [bin, '--help'] },
+        { id: 'cli.links-get', label: 'svc links get <id> --json (emulator)', args: [bin, 'links', 'get', linkId, '--json', '--base-url', base, '--api-key', KEY] },
+      ];
+      const times = new Map(subjects.map((s) => [s.id, [] as number[]]));
+      const errors = new Map(subjects.map((s) => [s.id, 0]));
+      ctx.log(`cli: ${ROUNDS} interleaved rounds of ${subjects.length} cold starts`);
+      for (const s of subjects) await timeRun(process.execPath, s.args, ctx.root); // warm the file cache
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const s of subjects) {
+          const r = await timeRun(process.execPath, s.args, ctx.root);
+          times.get(s.id)!.push(r.ms);
+          if (!r.ok) errors.set(s.id, errors.get(s.id)! + 1);
+        }
+      }
+      const nodeP50 = pct([...times.get('cli.node')!].sort((a, b) => a - b), 50);
+      return subjects.map((s) => {
+        const sorted = [...times.get(s.id)!].sort((a, b) => a - b);
+        const p50 = pct(sorted, 50);
+        return {
+          id: s.id,
+          label: s.label,
+          p50Ms: p50,
+          p99Ms: pct(sorted, 99),
+          maxMs: sorted[sorted.length - 1],
+          errors: errors.get(s.id),
+          note: `${ROUNDS} cold starts${s.id === 'cli.node' ? '' : `, ${(p50 / nodeP50).toFixed(2)}× node -e 0`}${errors.get(s.id) ? `, ${errors.get(s.id)} non-zero exits` : ''}`,
+        };
+      });
+    } finally {
+      await emulator.stop();
+    }
+  },
+};
