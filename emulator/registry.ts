@@ -15,7 +15,7 @@ import { defineWalletIndexes } from './resources/wallets/domain.js';
 import { walletControlRoutes } from './resources/wallets/control.js';
 import { definePayeeIndexes } from './resources/payees/domain.js';
 import { payeeControlRoutes } from './resources/payees/control.js';
-import { setupPayouts } from './resources/payouts/domain.js';
+import { definePayoutIndexes, resumePayouts } from './resources/payouts/domain.js';
 import { payoutRoutes } from './resources/payouts/routes.js';
 import { payoutControlRoutes } from './resources/payouts/control.js';
 import { defineGiftCardIndexes } from './resources/gift-cards/domain.js';
@@ -66,8 +66,8 @@ export const resources: ResourceModule[] = [
   { name: 'payments', routes: paymentRoutes, setup: definePaymentIndexes },
   { name: 'wallets', routes: [], control: walletControlRoutes, setup: defineWalletIndexes },
   { name: 'payees', routes: [], control: payeeControlRoutes, setup: definePayeeIndexes },
-  // After wallets and payees: setup re-schedules processing payouts, which may credit a wallet.
-  { name: 'payouts', routes: payoutRoutes, control: payoutControlRoutes, setup: setupPayouts },
+  // Once listening, processing payouts get their provider answer re-armed (or resolved if due).
+  { name: 'payouts', routes: payoutRoutes, control: payoutControlRoutes, setup: definePayoutIndexes, start: resumePayouts },
   { name: 'gift-cards', routes: giftCardRoutes, control: giftCardControlRoutes, setup: defineGiftCardIndexes },
   { name: 'fleet-cards', routes: fleetCardRoutes, control: fleetCardControlRoutes, setup: defineFleetCardIndexes },
   { name: 'users', routes: [], control: userControlRoutes, setup: defineUserIndexes },

@@ -49,10 +49,9 @@ interface OutcomeQueue extends StoredRecord {
 
 const scopeKey = (merchantId: string, environment: string) => `${merchantId}:${environment}`;
 
-export function setupPayouts(services: Services): void {
+export function definePayoutIndexes(services: Pick<Services, 'store'>): void {
   services.store.defineIndex<PayoutRecord>({ collection: PAYOUTS, name: 'by_scope', key: (p) => scopeKey(p.merchant_id, p.environment) });
   services.store.defineIndex<PayoutRecord>({ collection: PAYOUTS, name: 'by_payee', key: (p) => p.payee_id });
-  resumePayouts(services);
 }
 
 export function toPublicPayout(p: PayoutRecord): Payout {
@@ -167,14 +166,14 @@ function schedule(services: Pick<Services, 'store' | 'stamps' | 'clock'>, payout
 }
 
 /**
- * At start: every payout still processing gets its timer back; one whose answer fell due
- * while the emulator was down resolves now (the provider answered meanwhile).
+ * At start (the module's start hook, once stored stamps are observed): every payout still
+ * processing gets its timer back; one whose answer fell due while the emulator was down
+ * resolves now (the provider answered meanwhile).
  */
 export function resumePayouts(services: Services): void {
   const now = services.clock.now();
   for (const payout of [...services.store.all<PayoutRecord>(PAYOUTS)]) {
     if (payout.status !== 'processing') continue;
-    services.stamps.observe(payout.initiated_at);
     if (payout.resolves_at_ms <= now) resolvePayout(services, payout.id);
     else schedule(services, payout);
   }
