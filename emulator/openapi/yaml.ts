@@ -25,9 +25,12 @@ function scalar(value: null | boolean | number | string): string {
 const isScalar = (v: Json): v is null | boolean | number | string => v === null || typeof v !== 'object';
 const isEmpty = (v: Json) => (Array.isArray(v) ? v.length === 0 : v !== null && typeof v === 'object' && Object.keys(v).length === 0);
 
-/** A multi-line string as a `|-` block, when its lines survive one (no trailing spaces, no leading space first). */
+/**
+ * A multi-line string as a `|-` block, when it survives one exactly: no trailing spaces or
+ * tabs, no leading whitespace on the first line, no final newline (`-` would strip it).
+ */
 function block(value: string, indent: string): string[] | undefined {
-  if (!value.includes('\n') || /^\s/.test(value) || /[ \t]\n|[ \t]$/.test(value) || /[\r\t]/.test(value)) return undefined;
+  if (!value.includes('\n') || value.endsWith('\n') || /^\s/.test(value) || /[ \t]\n|[ \t]$/.test(value) || /[\r\t]/.test(value)) return undefined;
   return ['|-', ...value.split('\n').map((line) => (line === '' ? '' : indent + line))];
 }
 
