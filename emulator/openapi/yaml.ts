@@ -19,8 +19,15 @@ function scalar(value: null | boolean | number | string): string {
     return String(value);
   }
   if (PLAIN.test(value) && !value.endsWith(' ') && !RESERVED.test(value)) return value;
-  return JSON.stringify(value);
+  return quote(value);
 }
+
+/**
+ * JSON's escaping, plus the characters JSON leaves raw that YAML may not carry raw (DEL, C1
+ * controls, the Unicode line and paragraph separators, a BOM).
+ */
+const YAML_UNSAFE = /[\u007f-\u009f\u2028\u2029\ufeff]/;
+const quote = (value: string) => JSON.stringify(value).replace(new RegExp(YAML_UNSAFE, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 const isScalar = (v: Json): v is null | boolean | number | string => v === null || typeof v !== 'object';
 const isEmpty = (v: Json) => (Array.isArray(v) ? v.length === 0 : v !== null && typeof v === 'object' && Object.keys(v).length === 0);
@@ -30,7 +37,7 @@ const isEmpty = (v: Json) => (Array.isArray(v) ? v.length === 0 : v !== null && 
  * tabs, no leading whitespace on the first line, no final newline (`-` would strip it).
  */
 function block(value: string, indent: string): string[] | undefined {
-  if (!value.includes('\n') || value.endsWith('\n') || /^\s/.test(value) || /[ \t]\n|[ \t]$/.test(value) || /[\r\t]/.test(value)) return undefined;
+  if (!value.includes('\n') || value.endsWith('\n') || YAML_UNSAFE.test(value) || /^\s/.test(value) || /[ \t]\n|[ \t]$/.test(value) || /[\r\t]/.test(value)) return undefined;
   return ['|-', ...value.split('\n').map((line) => (line === '' ? '' : indent + line))];
 }
 

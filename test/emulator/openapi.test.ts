@@ -53,7 +53,7 @@ before(async () => {
   writeFileSync(join(dir, 'openapi.yaml'), yamlText);
   doc = JSON.parse(await (await fetch(`${emu.baseUrl}/openapi.json`)).text());
   // Strings a naive emitter gets wrong, carried in an extension field through the same path.
-  const cases = ['true', 'no', 'null', '~', '123', '1e3', '0x1F', '2026-01-01', '- dash', 'a: b', 'x #y', '#z', '', ' lead', 'trail ', 'multi\nline', 'ends in newline\n', 'two\n\n', 'gap\n\nline', 'x\n  indented\n#hash\n---', 'multi\nline with trail \nend', 'tab\there', 'quote"s', "it's", '{brace}', '[b]', '*star', '&amp', '!bang', '%pct', '@at', '`tick`', 'ünïcödé ✓', '$ref', 'C:\\path', 'line\r\nwindows'];
+  const cases = ['true', 'no', 'null', '~', '123', '1e3', '0x1F', '2026-01-01', '- dash', 'a: b', 'x #y', '#z', '', ' lead', 'trail ', 'multi\nline', 'ends in newline\n', 'two\n\n', 'gap\n\nline', 'x\n  indented\n#hash\n---', 'del\u007f', 'c1\u0085x', 'sep\u2028x', 'multi\nline with sep\u2029', 'multi\nline with trail \nend', 'tab\there', 'quote"s', "it's", '{brace}', '[b]', '*star', '&amp', '!bang', '%pct', '@at', '`tick`', 'ünïcödé ✓', '$ref', 'C:\\path', 'line\r\nwindows'];
   const probe = { ...doc, 'x-yaml-cases': { strings: cases, keys: Object.fromEntries(cases.map((c, i) => [c, i])), values: Object.fromEntries(cases.map((c, i) => [`k${i}`, c])), nested: [[1, [2, []]], [{}], { a: [{ b: null }] }], numbers: [0, -1, 1.5, 1e21, false] } };
   writeFileSync(join(dir, 'probe.yaml'), toYaml(probe));
   const bundle = (file: string) => redocly('bundle', file, '--ext', 'json', '-o', join(dir, `${file}.json`));
