@@ -18,7 +18,9 @@ import { verifySignature } from '../../src/webhooks/signature.js';
 //   webhooks.deliveries.hang  the same, but one of the 100 endpoints never answers (its
 //                             attempts wait out the timeout); rate counts the 99 healthy ones
 //
-// Rate = deliveries received / (last received − first event sent). Every delivery's
+// The links are created before a burst; the burst pays them all (8 requests at a time), so
+// the events reach the outbox faster than they can be delivered.
+// Rate = deliveries received / (last received − first payment sent). Every delivery's
 // signature is verified against its endpoint's secret; a bad one counts as an error. p50/p99
 // are event-to-receipt latencies inside the burst (queueing included), for context only. The
 // note adds the emulator's CPU time per delivery (its /_emulator/metrics, reset before each
@@ -26,6 +28,7 @@ import { verifySignature } from '../../src/webhooks/signature.js';
 
 const ENDPOINTS = 100;
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 60);
+const EMIT_CONCURRENCY = 8;
 const WARMUP_EVENTS = 30; // JIT and connections warm before either measured burst
 
 interface Sink {
@@ -105,17 +108,34 @@ async function createEndpoints(base: string, sink: Sink, event: string, paths: s
   }
 }
 
-/** Emits `n` events of `outcome` as fast as the API takes them (a link, then simulate, each). */
-async function emit(base: string, n: number, outcome: 'completed' | 'failed'): Promise<void> {
+/** Payment links to pay during a burst, made beforehand so the burst is only the payments. */
+async function createLinks(base: string, n: number): Promise<string[]> {
   const run = randomBytes(4).toString('hex');
+  const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const link = (await fetchJson(`${base}/v1/api/payment-links`, {
       method: 'POST',
       headers: { ...auth, 'x-idempotency-key': `wh-${run}-${i}` },
       body: JSON.stringify({ title: 'Webhook bench', amount: 500, currency: 'USD' }),
     })) as { data: { id: string } };
-    await fetchJson(`${base}/v1/api/payment-links/${link.data.id}/simulate`, { method: 'POST', headers: auth, body: JSON.stringify({ outcome, method: 'card' }) });
+    ids.push(link.data.id);
   }
+  return ids;
+}
+
+/**
+ * Pays every link (simulate, EMIT_CONCURRENCY at a time), so events arrive faster than they
+ * can be delivered and the rate measures delivery, not how fast this process sends requests.
+ */
+async function emit(base: string, links: string[], outcome: 'completed' | 'failed'): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < links.length) {
+      const id = links[next++];
+      await fetchJson(`${base}/v1/api/payment-links/${id}/simulate`, { method: 'POST', headers: auth, body: JSON.stringify({ outcome, method: 'card' }) });
+    }
+  };
+  await Promise.all(Array.from({ length: EMIT_CONCURRENCY }, worker));
 }
 
 interface Cpu {
@@ -123,10 +143,11 @@ interface Cpu {
 }
 
 async function burst(ctx: BenchContext, base: string, sink: Sink, outcome: 'completed' | 'failed', events: number, healthyPerEvent: number) {
+  const links = await createLinks(base, events);
   sink.reset();
   await fetchJson(`${base}/_emulator/metrics/reset`, { method: 'POST' });
   const started = performance.now();
-  await emit(base, events, outcome);
+  await emit(base, links, outcome);
   const expected = events * healthyPerEvent;
   await sink.expect(expected, 120_000);
   const seconds = (sink.lastAt - started) / 1000;
