@@ -5,6 +5,7 @@ import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { credit, debit } from '../wallets/domain.js';
 import { PAYEES, type PayeeRecord } from '../payees/domain.js';
+import { scopeKey } from '../payments/domain.js';
 import { PAYOUT_PAGE_DEFAULT, type CreatePayout, type ListPayoutsQuery, type Payout } from './schema.js';
 import type { z } from 'zod';
 
@@ -46,8 +47,6 @@ interface OutcomeQueue extends StoredRecord {
   id: string;
   outcomes: Outcome[];
 }
-
-const scopeKey = (merchantId: string, environment: string) => `${merchantId}:${environment}`;
 
 export function definePayoutIndexes(services: Pick<Services, 'store'>): void {
   services.store.defineIndex<PayoutRecord>({ collection: PAYOUTS, name: 'by_scope', key: (p) => scopeKey(p.merchant_id, p.environment) });
