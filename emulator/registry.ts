@@ -37,6 +37,7 @@ import { payrollRoutes } from './resources/payroll/routes.js';
 import { payrollControlRoutes } from './resources/payroll/control.js';
 import { resumeMomoClearing } from './pages/momo-clearing.js';
 import { mountCheckoutPages } from './pages/router.js';
+import { defineCheckoutIndexes } from './pages/checkout-pay.js';
 import { webhooksModule } from './webhooks/module.js';
 
 // Every resource of the emulator, in one list: its merchant routes and the store indexes it
@@ -76,7 +77,7 @@ export const resources: ResourceModule[] = [
   { name: 'sub-merchants', routes: subMerchantRoutes, control: subMerchantControlRoutes, setup: defineSubMerchantIndexes },
   { name: 'payroll', routes: payrollRoutes, control: payrollControlRoutes },
   // The hosted pages at /checkout; once listening, pending checkout MoMo payments are re-armed.
-  { name: 'checkout', routes: [], http: mountCheckoutPages, start: resumeMomoClearing },
+  { name: 'checkout', routes: [], setup: defineCheckoutIndexes, http: mountCheckoutPages, start: resumeMomoClearing },
   // Delivery engine and live stream: last, so every index they read is defined.
   webhooksModule,
 ];

@@ -1,7 +1,7 @@
 import type { Services } from '../services.js';
 import type { StoredRecord, Transaction } from '../store/store.js';
 import { assertPayable, type LinkRecord } from '../resources/payment-links/domain.js';
-import { createPayment, type PaymentRecord } from '../resources/payments/domain.js';
+import { createPayment, PAYMENTS, type PaymentRecord } from '../resources/payments/domain.js';
 import { cardOutcome, normalizeCardNumber, passesLuhn } from '../resources/cards/test-cards.js';
 import { maskPhone, normalizePhone } from '../resources/users/phone.js';
 import { payFromUserWallet } from './wallet-payment.js';
@@ -32,6 +32,23 @@ export interface CheckoutPaymentRecord extends StoredRecord {
 }
 
 export const CHECKOUT_PAYMENTS = 'checkout_payments';
+
+export function defineCheckoutIndexes(services: Pick<Services, 'store'>): void {
+  services.store.defineIndex<CheckoutPaymentRecord>({ collection: CHECKOUT_PAYMENTS, name: 'by_link', key: (c) => c.link_id });
+}
+
+/**
+ * A live MoMo payment still waiting on a fixed-amount link. While there is one, the link takes
+ * no other payment: a second payer would otherwise pay a link that is about to be paid.
+ */
+export function waitingPaymentOf(services: Pick<Services, 'store'>, link: LinkRecord): PaymentRecord | undefined {
+  if (link.amount === null) return undefined;
+  for (const c of services.store.byIndex<CheckoutPaymentRecord>(CHECKOUT_PAYMENTS, 'by_link', link.id)) {
+    const payment = services.store.get<PaymentRecord>(PAYMENTS, c.id);
+    if (payment?.status === 'pending') return payment;
+  }
+  return undefined;
+}
 
 export function checkPhone(raw: string): string {
   const phone = normalizePhone(raw);
@@ -69,6 +86,7 @@ export function payLinkAtCheckout(
 ): PaymentRecord {
   const now = services.clock.now();
   const amount = assertPayable(link, input.payer.method, input.amount, now);
+  if (waitingPaymentOf(services, link)) throw new FieldProblem('', 'A payment for this link is already waiting for approval. Try again once it has cleared.');
   const payer = input.payer;
   let status: PaymentRecord['status'];
   let paidWith: string;

@@ -4,7 +4,7 @@ import { ApiError } from '../schema/errors.js';
 import { findLinkByCode, linkStatus, type LinkRecord } from '../resources/payment-links/domain.js';
 import { PAYMENTS, type PaymentRecord } from '../resources/payments/domain.js';
 import { FieldProblem } from './checkout-errors.js';
-import { CHECKOUT_PAYMENTS, payLinkAtCheckout, type CheckoutMethod, type CheckoutPaymentRecord, type PayerDetails } from './checkout-pay.js';
+import { CHECKOUT_PAYMENTS, payLinkAtCheckout, waitingPaymentOf, type CheckoutMethod, type CheckoutPaymentRecord, type PayerDetails } from './checkout-pay.js';
 import { checkFormToken, issueFormToken, priorSubmission, recordSubmission } from './form-token.js';
 import { formField } from './form.js';
 import { merchantName } from './merchant.js';
@@ -42,6 +42,8 @@ export function mountCheckout(router: Router, services: Services): void {
     const merchant = merchantName(services, link.merchant_id);
     const status = linkStatus(link, services.clock.now());
     if (status !== 'pending') return sendPage(res, 410, closedLinkPage(link, merchant, status));
+    const waiting = waitingPaymentOf(services, link);
+    if (waiting) return sendPage(res, 200, confirmationPage(link, merchant, waiting, services.store.get<CheckoutPaymentRecord>(CHECKOUT_PAYMENTS, waiting.id)));
     const method = pickMethod(link, typeof req.query.method === 'string' ? req.query.method : undefined);
     if (!method) return sendPage(res, 404, messagePage({ title: 'Payment method not offered' }, 'Payment method not offered', `This link accepts ${link.accepted_methods.join(', ')}.`));
     sendPage(res, 200, payPage(link, merchant, { method, token: issueFormToken(services, subjectOf(link)), values: {} }));

@@ -44,6 +44,10 @@ test('mobile money on a live link is pending until the provider clears it (clock
     await screenshot(page, 'checkout-momo-live-pending');
     assert.equal((await payment(paymentId, KEYS.acmeLive)).status, 'pending');
     assert.equal((await link(created.id, KEYS.acmeLive)).status, 'pending');
+    // Meanwhile the link takes no other payment: its page shows the one waiting.
+    await page.goto(`${em.checkoutUrl}/${created.link_code}`);
+    await page.getByText('Waiting for approval').waitFor();
+    assert.equal(await page.locator('form').count(), 0);
 
     const r = await em.request('POST', '/_emulator/clock/advance', { key: null, body: { ms: em.services.config.momoClearMs } });
     assert.equal(r.status, 200, r.text);
