@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, SilentExit, UsageError } from './errors.js';
 import { COMMANDS, type CommandEntry } from './commands.js';
+import { SvcError } from '../client/error.js';
 
 // The svc program. The top level lists every command from a static table (commands.ts); a
 // command's flags are registered only when that command is on the command line, and its work
@@ -70,12 +71,11 @@ function exitCodeFor(err: unknown): number {
     return EXIT.usage;
   }
   if (err instanceof SilentExit) return err.exitCode;
-  const e = err as Error & { code?: unknown; status?: unknown; trace_id?: unknown };
-  if (e?.name === 'SvcError') {
-    const status = e.status ? ` (HTTP ${e.status})` : '';
-    process.stderr.write(`error: ${e.code}${status}: ${e.message}\n${e.trace_id ? `  trace id: ${e.trace_id}\n` : ''}`);
+  if (err instanceof SvcError) {
+    const status = err.status ? ` (HTTP ${err.status})` : '';
+    process.stderr.write(`error: ${err.code}${status}: ${err.message}\n${err.trace_id ? `  trace id: ${err.trace_id}\n` : ''}`);
     return EXIT.api;
   }
-  process.stderr.write(`error: ${e?.message ?? String(err)}\n`);
+  process.stderr.write(`error: ${(err as Error)?.message ?? String(err)}\n`);
   return EXIT.api;
 }

@@ -75,9 +75,9 @@ export class Output {
 
   /** Status words carry their meaning in colour. */
   statusWord(value: string): string {
-    if (/^(completed|active|approved|pending_approval|ok|valid|delivered)$/.test(value)) return this.c.green(value);
+    if (/^(completed|paid|active|approved|ok|valid|delivered|succeeded)$/.test(value)) return this.c.green(value);
     if (/^(failed|revoked|dead_letter|expired|invalid)$/.test(value)) return this.c.red(value);
-    if (/^(pending|processing|needs_attention|partial)$/.test(value)) return this.c.yellow(value);
+    if (/^(pending|pending_approval|processing|needs_attention|partial)$/.test(value)) return this.c.yellow(value);
     return value;
   }
 

@@ -1,7 +1,7 @@
 import { apiContext, controlContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { CommonFlags } from '../../options.js';
-import { genericLines } from '../../output.js';
+import { genericLines, Output } from '../../output.js';
 import { forward, listenHeaders } from './forward.js';
 import { appendLog, findLogged, logPath } from './listen-log.js';
 import { listenSecret } from './listen-secret.js';
@@ -33,7 +33,6 @@ export async function run([id]: string[], flags: CommonFlags & { forward?: strin
   }
   const result = await forward(target, logged.body, headers);
   appendLog({ ...logged, forward_url: target, received_at: new Date().toISOString(), ...result });
-  const { Output } = await import('../../output.js');
   printForward(new Output(Boolean(flags.json), marker), { type: logged.type, event_id: logged.event_id, delivery_id: logged.delivery_id }, result);
   if (result.status_code === null || result.status_code >= 300) process.exitCode = 1;
 }
