@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { request, tempDir } from '../helpers/emulator.js';
+import { startSvc } from '../helpers/svc-process.js';
+
+// kill -9 of a real `svc emulator start` during a burst of POSTs: after a restart on the same
+// data dir, every link the client saw acknowledged (201) is there, and so is its idempotency
+// record (the retry is a byte-identical replay).
+
+test('svc emulator start: kill -9 during a burst of POSTs keeps every acknowledged link and its idempotency record', async () => {
+  const dataDir = tempDir('svc-crash-http-');
+  try {
+    const first = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off']);
+    const acked = new Map<string, { key: string; text: string; body: unknown }>();
+    let killed = false;
+    const worker = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        const key = `crash-${w}-${i}`;
+        const body = { title: `crash ${w}/${i}`, amount: 100 + i, metadata: { w, i } };
+        try {
+          const res = await request(first.ready.base_url, 'POST', '/v1/api/payment-links', { body, idempotencyKey: key });
+          if (res.status !== 201) throw new Error(`unexpected ${res.status} ${res.text}`);
+          acked.set(res.json.data.id, { key, text: res.text, body });
+          if (acked.size >= 200 && !killed) {
+            killed = true;
+            first.child.kill('SIGKILL');
+          }
+        } catch (err) {
+          if (killed) return; // requests cut off by the kill were never acknowledged
+          throw err;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 6 }, (_, w) => worker(w)));
+    assert.equal(await first.done, 'SIGKILL');
+
+    const second = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off']);
+    try {
+      for (const [id, { key, text, body }] of acked) {
+        const read = await request(second.ready.base_url, 'GET', `/v1/api/payment-links/${id}`);
+        assert.equal(read.status, 200, `acknowledged ${id} missing after kill -9`);
+        assert.deepEqual(read.json.data, JSON.parse(text).data);
+        // The idempotency record was committed with the link: the retry is a replay.
+        const retry = await request(second.ready.base_url, 'POST', '/v1/api/payment-links', { body, idempotencyKey: key });
+        assert.equal(retry.text, text);
+      }
+    } finally {
+      second.child.kill('SIGTERM');
+      assert.equal(await second.done, 0);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
