@@ -96,7 +96,7 @@ describe('403 FORBIDDEN', () => {
     assert.equal(link.status, 201);
     assertError(await emu.request('POST', `/v1/api/payment-links/${link.json.data.id}/simulate`, { key: KEYS.acmeReadOnly, body: {} }), 403, 'FORBIDDEN');
     assertError(
-      await emu.request('POST', '/v1/api/webhook-endpoints', { key: KEYS.acmeReadOnly, body: { url: 'https://example.com/h', events: ['payment.completed'] } }),
+      await emu.request('POST', '/v1/api/webhook-endpoints', { key: KEYS.acmeReadOnly, body: { url: 'https://localhost:9/h', events: ['payment.completed'] } }),
       403,
       'FORBIDDEN',
     );
@@ -120,7 +120,7 @@ describe('404 NOT_FOUND: absent, another merchant, another environment look the 
     acmeLiveLink = (await createLink(KEYS.acmeLive)).json.data;
     acmePayment = (await emu.request('POST', `/v1/api/payment-links/${acmeLink.id}/simulate`, { body: {} })).json.data;
     acmeEndpoint = (
-      await emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: 'https://example.com/hook', events: ['payment.completed'] } })
+      await emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: 'https://localhost:9/hook', events: ['payment.completed'] } })
     ).json.data.endpoint;
     assert.ok(acmeLink?.id && acmeLiveLink?.id && acmePayment?.id && acmeEndpoint?.id);
   });

@@ -49,7 +49,7 @@ const probes: Probe[] = [
   {
     name: 'create webhook endpoint (201)',
     status: 201,
-    send: (h) => emu.request('POST', '/v1/api/webhook-endpoints', { headers: h, body: { url: 'https://example.com/w', events: ['payment.failed'] } }),
+    send: (h) => emu.request('POST', '/v1/api/webhook-endpoints', { headers: h, body: { url: 'https://localhost:9/w', events: ['payment.failed'] } }),
   },
   {
     name: 'simulate (201)',
@@ -144,7 +144,7 @@ test('201 only on creation routes; reads and deletes answer 200', async () => {
   assertSuccess(await emu.request('GET', `/v1/api/payment-links/by-code/${link.link_code}`), 200);
   assertSuccess(await emu.request('GET', '/v1/api/payments/summary'), 200);
   assertSuccess(await emu.request('GET', '/v1/api/webhook-endpoints'), 200);
-  const ep = await emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: 'https://example.com/d', events: ['payment.completed'] } });
+  const ep = await emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: 'https://localhost:9/d', events: ['payment.completed'] } });
   assertSuccess(ep, 201);
   const del = await emu.request('DELETE', `/v1/api/webhook-endpoints/${ep.json.data.endpoint.id}`);
   assertSuccess(del, 200);

@@ -15,7 +15,9 @@ after(() => emu.stop());
 
 const control = (path: string) => request(emu.baseUrl, 'GET', `/_emulator${path}`, { key: null });
 
-async function endpoint(events: string[], key: string = KEYS.acmeTest, url = 'https://example.com/hook') {
+// Receivers point at a closed loopback port: the delivery engine may try them, and tests
+// never send traffic off this machine.
+async function endpoint(events: string[], key: string = KEYS.acmeTest, url = 'https://localhost:9/hook') {
   const res = await emu.request('POST', '/v1/api/webhook-endpoints', { key, body: { url, events } });
   assert.equal(res.status, 201, res.text);
   return res.json.data.endpoint.id as string;

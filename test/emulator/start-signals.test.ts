@@ -13,7 +13,7 @@ test('SIGINT exits 0 after flushing: the data is in the snapshot, the journal is
   try {
     const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
     const key = svc.ready.keys[0].key;
-    const created = await request(svc.ready.base_url, 'POST', '/v1/api/webhook-endpoints', { key, body: { url: 'https://example.com/h', events: ['payment.failed'] } });
+    const created = await request(svc.ready.base_url, 'POST', '/v1/api/webhook-endpoints', { key, body: { url: 'https://localhost:9/h', events: ['payment.failed'] } });
     assert.equal(created.status, 201);
     svc.child.kill('SIGINT');
     assert.equal(await svc.done, 0);

@@ -17,9 +17,9 @@ test('restart keeps links, payments, endpoints, idempotency records and keys', a
   const payment = (await emu.request('POST', `/v1/api/payment-links/${link.id}/simulate`, { body: { method: 'momo' } })).json.data;
   const anyLink = (await emu.request('POST', '/v1/api/payment-links', { body: { title: 'Jar' }, idempotencyKey: idem() })).json.data;
   const failed = (await emu.request('POST', `/v1/api/payment-links/${anyLink.id}/simulate`, { body: { amount: 5, outcome: 'failed' } })).json.data;
-  const ep = (await emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: 'https://example.com/keep', events: ['payment.completed'] } })).json.data;
-  const liveEp = (await emu.request('POST', '/v1/api/webhook-endpoints', { key: KEYS.acmeLive, body: { url: 'https://example.com/l', events: ['payment.failed'] } })).json.data;
-  const gone = (await emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: 'https://example.com/gone', events: ['payment.failed'] } })).json.data;
+  const ep = (await emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: 'https://localhost:9/keep', events: ['payment.completed'] } })).json.data;
+  const liveEp = (await emu.request('POST', '/v1/api/webhook-endpoints', { key: KEYS.acmeLive, body: { url: 'https://localhost:9/l', events: ['payment.failed'] } })).json.data;
+  const gone = (await emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: 'https://localhost:9/gone', events: ['payment.failed'] } })).json.data;
   await emu.request('DELETE', `/v1/api/webhook-endpoints/${gone.endpoint.id}`);
   const listBefore = (await emu.request('GET', '/v1/api/payments')).text;
   const summaryBefore = (await emu.request('GET', '/v1/api/payments/summary')).text;

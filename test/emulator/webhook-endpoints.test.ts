@@ -15,13 +15,13 @@ const create = (body: Record<string, unknown>, key: string = KEYS.acmeTest) => e
 const list = (key: string = KEYS.acmeTest) => emu.request('GET', '/v1/api/webhook-endpoints', { key });
 
 test('create returns the endpoint and a 43-character base64url secret, once', async () => {
-  const res = await create({ url: 'https://shop.example.com/hooks/svc', events: ['payment.completed', 'payment.failed'] });
+  const res = await create({ url: 'https://localhost:9/hooks/svc', events: ['payment.completed', 'payment.failed'] });
   assert.equal(res.status, 201, res.text);
   const { endpoint, secret } = res.json.data;
   assert.match(secret, /^[A-Za-z0-9_-]{43}$/);
   assert.deepEqual(Object.keys(endpoint).sort(), ['created_at', 'environment', 'events', 'id', 'secret_hint', 'url']);
   assert.match(endpoint.id, /^we_/);
-  assert.equal(endpoint.url, 'https://shop.example.com/hooks/svc');
+  assert.equal(endpoint.url, 'https://localhost:9/hooks/svc');
   assert.deepEqual(endpoint.events, ['payment.completed', 'payment.failed']);
   assert.equal(endpoint.environment, 'test');
   assert.equal(endpoint.secret_hint, secret.slice(-4));
@@ -37,7 +37,7 @@ test('create returns the endpoint and a 43-character base64url secret, once', as
 
 test('every endpoint gets its own random secret', async () => {
   const secrets = new Set<string>();
-  for (let i = 0; i < 10; i++) secrets.add((await create({ url: `https://example.com/h${i}`, events: ['payment.failed'] })).json.data.secret);
+  for (let i = 0; i < 10; i++) secrets.add((await create({ url: `https://localhost:9/h${i}`, events: ['payment.failed'] })).json.data.secret);
   assert.equal(secrets.size, 10);
 });
 
@@ -49,7 +49,7 @@ test('plain http is accepted for loopback receivers', async () => {
 });
 
 test('delete revokes: gone from the list, a second delete is 404', async () => {
-  const ep = (await create({ url: 'https://example.com/bye', events: ['payment.completed'] })).json.data.endpoint;
+  const ep = (await create({ url: 'https://localhost:9/bye', events: ['payment.completed'] })).json.data.endpoint;
   const del = await emu.request('DELETE', `/v1/api/webhook-endpoints/${ep.id}`);
   assert.equal(del.status, 200);
   assert.deepEqual(del.json.data, { id: ep.id, deleted: true });
@@ -60,7 +60,7 @@ test('delete revokes: gone from the list, a second delete is 404', async () => {
 });
 
 test('test and live endpoints are separate', async () => {
-  const live = (await create({ url: 'https://example.com/live', events: ['payment.completed'] }, KEYS.acmeLive)).json.data;
+  const live = (await create({ url: 'https://localhost:9/live', events: ['payment.completed'] }, KEYS.acmeLive)).json.data;
   assert.equal(live.endpoint.environment, 'live');
   const testList = (await list()).json.data.endpoints;
   const liveList = (await list(KEYS.acmeLive)).json.data.endpoints;
