@@ -25,7 +25,7 @@ export function verifiesWith(secret: string, header: string, body: string): bool
   return timingSafeEqual(expected, Buffer.from(m[2], 'hex'));
 }
 
-export async function merchantReceiver(secret: () => string | undefined, status = 200) {
+export async function merchantReceiver(secret: () => string | undefined, status: () => number = () => 200) {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -35,7 +35,7 @@ export async function merchantReceiver(secret: () => string | undefined, status 
       const signature = String(req.headers['svc-signature'] ?? '');
       const s = secret();
       received.push({ body, signature, event: String(req.headers['svc-event']), delivery: String(req.headers['svc-delivery']), verified: s !== undefined && verifiesWith(s, signature, body) });
-      res.writeHead(status).end();
+      res.writeHead(status()).end();
     });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));

@@ -144,3 +144,38 @@ test('trigger refuses a live key and an unknown event (exit 2)', async () => {
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /expected one of payment\.completed, payment\.failed/);
 });
+
+test('replay --emulator puts a failed delivery back to pending: the endpoint gets it again with the same Svc-Delivery', async () => {
+  // A manual clock: the engine's own retry (1 s later) never fires here, so only the
+  // redelivery can send the second attempt.
+  const manual = await startTestEmulator();
+  let status = 500;
+  const app = await merchantReceiver(() => undefined, () => status);
+  try {
+    const flags = target(manual.baseUrl, KEYS.acmeTest);
+    const endpoint = (await cli.run(['webhooks', 'endpoints', 'create', '--url', app.url, '--events', 'payment.failed', '--json', ...flags])).json().endpoint;
+    assert.equal((await cli.run(['trigger', 'payment.failed', ...flags])).code, 0);
+    await until(() => app.received.length === 1, 'the first (failing) attempt');
+    // The attempt is recorded just after the receiver answered: wait for it over HTTP, then
+    // read the same log through the CLI.
+    const deliveriesOf = async () => (await manual.request('GET', `/_emulator/webhook-endpoints/${endpoint.id}/deliveries`, { key: null })).json.data.deliveries;
+    let failed = false;
+    for (let i = 0; i < 200 && !failed; i++) {
+      failed = (await deliveriesOf())[0]?.status === 'failed';
+      if (!failed) await new Promise((r) => setTimeout(r, 25));
+    }
+    const list = await cli.run(['webhooks', 'deliveries', 'list', endpoint.id, '--json', '--base-url', manual.baseUrl]);
+    const delivery = list.json().deliveries[0] as { id: string; status: string };
+    assert.equal(delivery?.status, 'failed');
+    status = 200;
+    const r = await cli.run(['webhooks', 'replay', delivery!.id, '--emulator', '--json', '--base-url', manual.baseUrl]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json().status, 'pending');
+    await until(() => app.received.length === 2, 'the redelivery');
+    assert.equal(app.received[1].delivery, delivery!.id);
+    assert.equal(app.received[1].body, app.received[0].body);
+  } finally {
+    await app.close();
+    await manual.stop();
+  }
+});
