@@ -2,23 +2,32 @@ import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { WriteFlags } from '../../options.js';
 import { parseJsonObject } from '../../values.js';
+import { askSecret, requirePrompt } from '../../prompt.js';
+import { ControlApi } from '../../../client/control.js';
 import { paymentLines } from '../payments/show.js';
-import { TRIGGERS } from './index.js';
+import { runLines } from '../payroll/show.js';
+import { PAYROLL_TRIGGERS, TRIGGERS } from './index.js';
 
-// Like a fixture script: ordinary API calls (create a link, simulate a payment on it), so the
-// event is the real one — the same fan-out, the same webhook deliveries, the same stream.
+// Like a fixture script: ordinary calls (create a link and simulate a payment on it; create a
+// payroll run and approve it as the owner would), so the event is the real one — the same
+// fan-out, the same webhook deliveries, the same stream.
 
 interface Flags extends WriteFlags {
   amount: number;
   currency: string;
   method: 'card' | 'momo' | 'wallet';
   metadata?: string;
+  pin?: string;
 }
+
+/** A phone no service user has: its payroll line ends `needs_attention`. */
+const NOBODY = '+231779999990';
 
 export async function run([event]: string[], flags: Flags): Promise<void> {
   if (!TRIGGERS.includes(event as never)) throw new UsageError(`unknown event "${event}": expected one of ${TRIGGERS.join(', ')}.`);
   const ctx = apiContext(flags);
   if (ctx.target.environment === 'live') throw new UsageError('trigger works with test keys only: it would create real objects with a live key.');
+  if (PAYROLL_TRIGGERS.includes(event as never)) return triggerPayroll(ctx, event as (typeof PAYROLL_TRIGGERS)[number], flags);
   const outcome = event === 'payment.failed' ? 'failed' : 'completed';
   const metadata = flags.metadata === undefined ? { source: 'svc trigger' } : parseJsonObject('--metadata', flags.metadata);
   const { data: link } = await ctx.api.createLink({
@@ -30,4 +39,27 @@ export async function run([event]: string[], flags: Flags): Promise<void> {
   });
   const { data } = ctx.traced(await ctx.api.simulateLink(link.id, { outcome, method: flags.method }, { idempotencyKey: flags.idempotencyKey }));
   ctx.out.result(data, `Triggered ${event}`, () => paymentLines(ctx.out, data));
+}
+
+async function triggerPayroll(ctx: ReturnType<typeof apiContext>, event: (typeof PAYROLL_TRIGGERS)[number], flags: Flags): Promise<void> {
+  if (flags.pin === undefined) requirePrompt(flags, '--pin', "the owner's PIN to approve the payroll run");
+  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId });
+  const { data: users } = await control.get<{ users: { phone: string }[] }>('/users');
+  const someone = users.users[0]?.phone;
+  if (!someone && event !== 'payroll_run.failed') throw new UsageError('the emulator has no service users to pay.');
+  const lines =
+    event === 'payroll_run.completed'
+      ? [{ external_ref: 'trigger-1', payee_phone: someone!, amount_cents: flags.amount }]
+      : event === 'payroll_run.partial'
+        ? [
+            { external_ref: 'trigger-1', payee_phone: someone!, amount_cents: flags.amount },
+            { external_ref: 'trigger-2', payee_phone: NOBODY, amount_cents: flags.amount },
+          ]
+        : [{ external_ref: 'trigger-1', payee_phone: NOBODY, amount_cents: flags.amount }];
+  const currency = flags.currency === 'LRD' ? 'LRD' : 'USD';
+  const { data: created } = await ctx.api.createPayrollRun({ currency, note: `svc trigger ${event}`, payments: lines }, { idempotencyKey: flags.idempotencyKey });
+  const pin = flags.pin ?? (await askSecret(flags, '--pin', `Owner PIN to approve payroll run ${created.run.id}`));
+  await control.approvePayrollRun(created.run.id, pin);
+  const { data } = ctx.traced(await ctx.api.getPayrollRun(created.run.id));
+  ctx.out.result(data, `Triggered ${event} (run ${data.run.status})`, () => runLines(ctx.out, data));
 }
