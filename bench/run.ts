@@ -81,7 +81,7 @@ async function main(): Promise<number> {
 
   process.stdout.write(
     `svc bench — ${new Date().toISOString()} — ${machine}\n` +
-      `${load}; load: ${CONNECTIONS} connections, pipelining 1, ${ctx.warmupMs} ms warm-up + ${ctx.measureMs} ms measured per row (in ${ROUNDS} interleaved rounds); emulator run with --rate-limit off\n\n` +
+      `${load}; clients: ${CONNECTIONS} connections, pipelining 1, ${ctx.warmupMs} ms warm-up + ${ctx.measureMs} ms measured per row (in ${ROUNDS} interleaved rounds); emulator run with --rate-limit off\n\n` +
       `${formatTable(rows, judged)}\n\n` +
       `${judged.filter((j) => j.result?.pass).length}/${judged.length} targets pass; whole run ${seconds.toFixed(0)} s\n`,
   );
