@@ -230,7 +230,8 @@ describe('idempotency rules', () => {
 describe('concurrent duplicates', () => {
   let emu: TestEmulator;
   before(async () => {
-    emu = await startTestEmulator({ config: { latencyMs: 200 } });
+    // Each request waits 1 s before its handler runs, so the 10 duplicates surely overlap.
+    emu = await startTestEmulator({ config: { latencyMs: 1000 } });
   });
   after(() => emu.stop());
 
@@ -246,7 +247,7 @@ describe('concurrent duplicates', () => {
       if (r.status === 409) assert.equal(r.json.error.code, 'IDEMPOTENCY_IN_FLIGHT');
       else assert.equal(r.text, created[0].text);
     }
-    assert.ok(results.some((r) => r.json.error?.code === 'IDEMPOTENCY_IN_FLIGHT'), 'with 200 ms latency some duplicates overlap');
+    assert.ok(results.some((r) => r.json.error?.code === 'IDEMPOTENCY_IN_FLIGHT'), 'with 1 s latency some duplicates overlap');
     assert.equal(linksTitled(emu, title), 1);
     // Once the first has finished, a retry gets the replay.
     const retry = await emu.request('POST', links, { body, idempotencyKey: key });

@@ -27,11 +27,13 @@ test('SIGINT exits 0 after flushing: the data is in the snapshot, the journal is
 test('SIGTERM lets an in-flight request finish before exiting 0', async () => {
   const dataDir = tempDir('svc-inflight-');
   try {
-    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--latency', '1500']);
+    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--latency', '3000']);
     const key = svc.ready.keys[0].key;
+    // A first request opens a keep-alive connection the server has surely accepted; the slow
+    // one follows on it and is inside its 3 s latency when the signal arrives.
+    await request(svc.ready.base_url, 'GET', '/_emulator/health', { key: null });
     const pending = request(svc.ready.base_url, 'POST', '/v1/api/payment-links', { key, body: { title: 'In flight', amount: 5 }, idempotencyKey: idem() });
-    // The request is inside its 1.5 s latency when the signal arrives.
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 1000));
     svc.child.kill('SIGTERM');
     const res = await pending;
     assert.equal(res.status, 201, res.text);
