@@ -121,8 +121,7 @@ export class StreamHub {
       const parsed = Query.safeParse(req.query);
       if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error, 'query'));
       const types = parseTypes(parsed.data.types);
-      const header = req.get('last-event-id');
-      const after = header !== undefined && header !== '' ? checkCursor('Last-Event-ID', header) : parsed.data.cursor !== undefined ? checkCursor('cursor', parsed.data.cursor) : parsed.data.from === 'start' ? '' : null;
+      const after = resumePoint(req.get('last-event-id'), parsed.data);
       const client: Client = { merchantId: merchant.id, environment: key.environment, types, res };
       this.open(req, client, after);
     } catch (err) {
@@ -210,6 +209,13 @@ function parseTypes(raw: string | undefined): Set<string> | null {
   const unknown = names.filter((n) => !(EVENT_TYPES as readonly string[]).includes(n));
   if (unknown.length > 0) throw invalid('types', `unknown event type ${unknown.map((u) => `"${u}"`).join(', ')} (known: ${EVENT_TYPES.join(', ')})`);
   return new Set(names);
+}
+
+/** Replay everything after this cursor ('' = from the start), or null: live only. The header wins. */
+function resumePoint(lastEventId: string | undefined, query: z.infer<typeof Query>): string | null {
+  if (lastEventId !== undefined && lastEventId !== '') return checkCursor('Last-Event-ID', lastEventId);
+  if (query.cursor !== undefined) return checkCursor('cursor', query.cursor);
+  return query.from === 'start' ? '' : null;
 }
 
 function checkCursor(field: string, value: string): string {
