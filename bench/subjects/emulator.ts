@@ -15,6 +15,7 @@ import type { BenchContext, Row, Subject } from '../lib/types.js';
 interface Metrics {
   event_loop_delay_max_ms: number;
   gc_pause_max_ms: number;
+  gc_pause_max_kind: string | null;
   cpu_user_ms: number;
   cpu_system_ms: number;
 }
@@ -23,13 +24,17 @@ interface Metrics {
 class Window {
   stallMs = 0;
   gcMaxMs = 0;
+  gcMaxKind: string | null = null;
   cpuMs = 0;
   constructor(private readonly base: string) {}
   readonly before = async () => void (await fetchJson(`${this.base}/_emulator/metrics/reset`, { method: 'POST' }));
   readonly after = async () => {
     const { data } = (await fetchJson(`${this.base}/_emulator/metrics`)) as { data: Metrics };
     this.stallMs = Math.max(this.stallMs, data.event_loop_delay_max_ms);
-    this.gcMaxMs = Math.max(this.gcMaxMs, data.gc_pause_max_ms);
+    if (data.gc_pause_max_ms > this.gcMaxMs) {
+      this.gcMaxMs = data.gc_pause_max_ms;
+      this.gcMaxKind = data.gc_pause_max_kind;
+    }
     this.cpuMs += data.cpu_user_ms + data.cpu_system_ms;
   };
   /** CPU time per request: comparable across runs even when the machine is busy. */
@@ -118,7 +123,7 @@ export async function startEmulatorWith(ctx: BenchContext, n: number, tag: strin
           id: `emulator.stall.${tag}`,
           label: `largest event-loop stall, POST load @ ${tag}`,
           maxMs: writes.stallMs,
-          note: `measured inside the emulator (GET /_emulator/metrics); longest GC pause ${writes.gcMaxMs.toFixed(1)} ms`,
+          note: `measured inside the emulator (GET /_emulator/metrics); longest GC pause ${writes.gcMaxMs.toFixed(1)} ms${writes.gcMaxKind ? ` (${writes.gcMaxKind})` : ''}`,
         },
       ];
     },

@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import type { Services } from '../services.js';
 import { IDEMPOTENCY } from '../gateway/idempotency.js';
 import { DELIVERIES, EVENTS } from '../resources/events/outbox.js';
@@ -24,8 +24,17 @@ interface Monitor {
   histogram: IntervalHistogram;
   since: number;
   cpuAtStart: NodeJS.CpuUsage;
-  gc: { count: number; totalMs: number; maxMs: number };
+  gc: { count: number; totalMs: number; maxMs: number; maxKind: string | null };
 }
+
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+};
+
+const newGcWindow = (): Monitor['gc'] => ({ count: 0, totalMs: 0, maxMs: 0, maxKind: null });
 
 const monitors = new WeakMap<Services, Monitor>();
 
@@ -48,7 +57,11 @@ function observeGc(monitor: Monitor): void {
       for (const entry of entries) {
         m.gc.count++;
         m.gc.totalMs += entry.duration;
-        m.gc.maxMs = Math.max(m.gc.maxMs, entry.duration);
+        if (entry.duration > m.gc.maxMs) {
+          m.gc.maxMs = entry.duration;
+          const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind;
+          m.gc.maxKind = kind === undefined ? null : (GC_KINDS[kind] ?? String(kind));
+        }
       }
     }
   });
@@ -61,7 +74,7 @@ export function watchEventLoop(services: Services): Monitor {
   if (!monitor) {
     const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
     histogram.enable();
-    monitor = { histogram, since: Date.now(), cpuAtStart: process.cpuUsage(), gc: { count: 0, totalMs: 0, maxMs: 0 } };
+    monitor = { histogram, since: Date.now(), cpuAtStart: process.cpuUsage(), gc: newGcWindow() };
     monitors.set(services, monitor);
     observeGc(monitor);
   }
@@ -87,6 +100,8 @@ function snapshot(services: Services) {
     gc_count: m.gc.count,
     gc_pause_total_ms: ms2(m.gc.totalMs),
     gc_pause_max_ms: ms2(m.gc.maxMs),
+    /** minor (scavenge), major (mark-compact), incremental or weakcb: which pause was longest. */
+    gc_pause_max_kind: m.gc.maxKind,
     cpu_user_ms: Math.round(cpu.user / 1000),
     cpu_system_ms: Math.round(cpu.system / 1000),
     rss_bytes: memory.rss,
@@ -117,7 +132,7 @@ export const metricsRoutes: ControlRoute[] = [
       m.histogram.reset();
       m.since = Date.now();
       m.cpuAtStart = process.cpuUsage();
-      m.gc = { count: 0, totalMs: 0, maxMs: 0 };
+      m.gc = newGcWindow();
       return snapshot(s);
     },
   }),
