@@ -3,9 +3,8 @@ import assert from 'node:assert/strict';
 import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { cliHome } from './cli.js';
 
-// The dashboard side of `svc emulator …` through the built binary: payees, merchant wallets,
-// gift-card wallets and fleet cards — each checked against the control API and then used by
-// the merchant command that depends on it (payouts, redemptions). The merchant comes from the key.
+// `svc emulator wallets|gift-card-wallets|fleet-cards …` through the built binary, checked
+// against the control API and then used by the redemption commands. The merchant comes from the key.
 
 let emu: TestEmulator;
 const cli = cliHome();
@@ -16,27 +15,6 @@ before(async () => {
   emu = await startTestEmulator();
 });
 after(() => emu.stop());
-
-test('payees add / approve --pin / caps / revoke / list, for the merchant of the key', async () => {
-  const added = await ctl(['payees', 'add', '--name', 'Grace', '--currency', 'USD', '--per-payout-cap', '10000', '--daily-cap', '20000', '--json']);
-  assert.equal(added.code, 0, added.stderr);
-  const payee = added.json();
-  assert.deepEqual([payee.merchant_id, payee.environment, payee.status], ['mer_acme', 'test', 'pending_approval']);
-  const approved = await ctl(['payees', 'approve', payee.id, '--pin', '1357', '--json']);
-  assert.equal(approved.json().status, 'approved');
-  const lowered = await ctl(['payees', 'caps', payee.id, '--daily-cap', '15000', '--json']);
-  assert.equal(lowered.json().daily_cap, 15000);
-  const raised = await ctl(['payees', 'caps', payee.id, '--daily-cap', '90000']);
-  assert.equal(raised.code, 1, 'raising a cap needs the PIN');
-  assert.equal((await ctl(['payees', 'caps', payee.id, '--daily-cap', '90000', '--pin', '1357', '--json'])).json().daily_cap, 90000);
-  const payout = await cli.run(['payouts', 'create', '--payee', payee.id, '--amount', '5000', '--currency', 'USD', '--json', '--base-url', emu.baseUrl, '--api-key', KEYS.acmeTest]);
-  assert.equal(payout.code, 0, payout.stderr);
-  assert.equal((await ctl(['payees', 'revoke', payee.id, '--json'])).json().status, 'revoked');
-  const list = await ctl(['payees', 'list', '--json']);
-  assert.deepEqual(list.json(), await control('/payees?merchant_id=mer_acme&environment=test'));
-  const globex = await ctl(['payees', 'list', '--json'], KEYS.globexTest);
-  assert.deepEqual(globex.json().payees, []);
-});
 
 test('wallets list / top-up; gift-card wallets and fleet cards issue, load, status', async () => {
   const topped = await ctl(['wallets', 'top-up', '--currency', 'LRD', '--amount', '5000', '--json']);

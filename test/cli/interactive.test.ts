@@ -97,3 +97,15 @@ test('a live key on a terminal asks before moving money: "n" cancels (exit 130),
   assert.match(yes.screen(), /EXIT=0/);
   assert.equal((await emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total, before + 1);
 });
+
+test('payments list --all shows its progress on a terminal (and only there)', async () => {
+  const link = await emu.request('POST', '/v1/api/payment-links', { body: { title: 'pages' }, idempotencyKey: `tty-pages-${process.pid}` });
+  for (let i = 0; i < 3; i++) await emu.request('POST', `/v1/api/payment-links/${link.json.data.id}/simulate`, { body: { amount: 100 + i } });
+  const total = (await emu.request('GET', '/v1/api/payments?limit=100')).json.data.payments.length;
+  const pane = runInPane(['payments', 'list', '--all', '--limit', '1', ...targetFlags(KEYS.acmeTest)]);
+  await until(() => /EXIT=\d+/.test(pane.screen()), 'the command to finish', 20_000);
+  const screen = pane.screen();
+  assert.match(screen, new RegExp(`fetched ${total} payments \\(${total} pages\\)`), screen);
+  assert.match(screen, new RegExp(`\\[TEST\\] Payments \\(${total}\\)`));
+  assert.match(screen, /EXIT=0/);
+});
