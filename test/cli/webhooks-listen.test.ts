@@ -29,6 +29,7 @@ test('listen forwards signed events, survives an emulator restart, logs them for
   const listen = startCli(['webhooks', 'listen', '--forward', app.url, ...target(emu.baseUrl, KEYS.acmeTest)], { env: { HOME: cli.home, XDG_CONFIG_HOME: cli.configHome } });
   try {
     secret = (await listen.waitFor(/Listen secret: ([A-Za-z0-9_-]{43})/))[1];
+    await listen.waitFor(/connected; waiting for events/);
     // The secret is kept in the profile, so the next listen signs with the same one.
     const config = JSON.parse(readFileSync(join(cli.configHome, 'svc', 'config.json'), 'utf8'));
     assert.equal(config.profiles.default.listen_secret, secret);
@@ -86,6 +87,7 @@ test('listen --events forwards only those types; --json prints one JSON line per
   });
   try {
     secret = (await listen.waitFor(/Listen secret: (\S+)/))[1];
+    await listen.waitFor(/connected; waiting for events/);
     await pay(e, 'completed');
     const failed = await pay(e, 'failed');
     await until(() => app.received.length === 1, 'the failed event');

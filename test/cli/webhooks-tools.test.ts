@@ -103,7 +103,7 @@ test('tail --json prints one event per line; --attempts adds the emulator delive
   assert.match(endpointSecret, /^[A-Za-z0-9_-]{43}$/);
   const tail = startCli(['webhooks', 'tail', '--json', '--attempts', ...target(emu.baseUrl, KEYS.acmeTest)], { env: { HOME: cli.home, XDG_CONFIG_HOME: cli.configHome } });
   try {
-    await tail.waitFor(/Tailing test events/);
+    await tail.waitFor(/connected; waiting for events/);
     const t = await svc(['trigger', 'payment.completed', '--json']);
     assert.equal(t.code, 0, t.stderr);
     const eventLine = JSON.parse((await tail.waitFor(/^\{"kind":"event".*$/m))[0]);

@@ -61,7 +61,9 @@ export async function run(_a: string[], flags: ListenFlags): Promise<void> {
           printForward(out, { type: e.type, event_id: e.id, delivery_id: deliveryId }, result);
         },
         connected: ({ reconnect, resumedFrom }) => {
-          if (reconnect) out.status(out.e.green(`reconnected${resumedFrom ? `, resuming after ${resumedFrom}` : ''}`));
+          // Without a cursor the stream starts at "now": events from before this line are not sent.
+          if (!reconnect) out.status(out.e.dim('connected; waiting for events'));
+          else out.status(out.e.green(`reconnected${resumedFrom ? `, resuming after ${resumedFrom}` : ''}`));
         },
         disconnected: ({ reason, retryInMs }) => out.status(out.e.yellow(`stream lost (${reason}); reconnecting in ${(retryInMs / 1000).toFixed(1)} s`)),
       },
