@@ -119,7 +119,7 @@ for (const [status, code] of [
 test('a GET that times out is retried (with the same trace id) and succeeds', async () => {
   const s = await faultServer(['hang', { status: 200, body: { success: true, data: link } }], ok201);
   try {
-    const r = await cli.run(['links', 'get', 'pl_retry', '--json', '--timeout', '300', ...target(s.base, KEYS.acmeTest)]);
+    const r = await cli.run(['links', 'get', 'pl_retry', '--json', '--timeout', '2000', ...target(s.base, KEYS.acmeTest)]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.json(), link);
     assert.equal(s.seen.length, 2);
