@@ -18,6 +18,7 @@ interface Metrics {
   gc_pause_max_kind: string | null;
   cpu_user_ms: number;
   cpu_system_ms: number;
+  cpu_wait_ms: number | null;
 }
 
 /** What the emulator saw during the measured slices of one load (not its warm-up). */
@@ -26,6 +27,7 @@ class Window {
   gcMaxMs = 0;
   gcMaxKind: string | null = null;
   cpuMs = 0;
+  waitMs: number | null = null;
   constructor(private readonly base: string) {}
   readonly before = async () => void (await fetchJson(`${this.base}/_emulator/metrics/reset`, { method: 'POST' }));
   readonly after = async () => {
@@ -36,6 +38,7 @@ class Window {
       this.gcMaxKind = data.gc_pause_max_kind;
     }
     this.cpuMs += data.cpu_user_ms + data.cpu_system_ms;
+    if (data.cpu_wait_ms !== null) this.waitMs = (this.waitMs ?? 0) + data.cpu_wait_ms;
   };
   /** CPU time per request: comparable across runs even when the machine is busy. */
   describe = (r: LoadResult) => (r.requests > 0 ? `emulator CPU ${(this.cpuMs / r.requests).toFixed(2)} ms/req` : undefined);
@@ -123,7 +126,9 @@ export async function startEmulatorWith(ctx: BenchContext, n: number, tag: strin
           id: `emulator.stall.${tag}`,
           label: `largest event-loop stall, POST load @ ${tag}`,
           maxMs: writes.stallMs,
-          note: `measured inside the emulator (GET /_emulator/metrics); longest GC pause ${writes.gcMaxMs.toFixed(1)} ms${writes.gcMaxKind ? ` (${writes.gcMaxKind})` : ''}`,
+          note: `measured inside the emulator (GET /_emulator/metrics); longest GC pause ${writes.gcMaxMs.toFixed(1)} ms${writes.gcMaxKind ? ` (${writes.gcMaxKind})` : ''}${
+            writes.waitMs === null ? '' : `; main thread waited ${(writes.waitMs / 1000).toFixed(1)} s for a CPU in ${(ctx.measureMs / 1000).toFixed(0)} s`
+          }`,
         },
       ];
     },

@@ -1,4 +1,5 @@
 import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
 import type { Services } from '../services.js';
 import { IDEMPOTENCY } from '../gateway/idempotency.js';
 import { DELIVERIES, EVENTS } from '../resources/events/outbox.js';
@@ -10,8 +11,9 @@ import { defineControl, type ControlRoute } from './route.js';
 // know whether their load made the emulator stall: how late the event loop ran (a long
 // synchronous task — a big JSON.stringify, an O(n) scan — shows up here, not in a request
 // log), garbage-collection pauses (the usual other cause), CPU time (comparable even on a
-// busy machine, where wall-clock figures are not), memory, and how many records the store
-// holds. Every figure covers the window since start or since the last reset.
+// busy machine, where wall-clock figures are not), time spent waiting for a CPU (Linux: a
+// busy machine stalls the loop too), memory, and how many records the store holds. Every
+// figure covers the window since start or since the last reset.
 //
 // One monitor per emulator (keyed by its Services, so emulators started side by side in one
 // process keep separate windows). The event-loop monitor samples every 10 ms; its timer is
@@ -24,6 +26,7 @@ interface Monitor {
   histogram: IntervalHistogram;
   since: number;
   cpuAtStart: NodeJS.CpuUsage;
+  waitAtStart: number | null;
   gc: { count: number; totalMs: number; maxMs: number; maxKind: string | null };
 }
 
@@ -35,6 +38,18 @@ const GC_KINDS: Record<number, string> = {
 };
 
 const newGcWindow = (): Monitor['gc'] => ({ count: 0, totalMs: 0, maxMs: 0, maxKind: null });
+
+/**
+ * Nanoseconds the main thread has spent runnable but waiting for a CPU (Linux schedstat;
+ * null elsewhere). A stall with little GC and a large wait was the machine, not the emulator.
+ */
+function runqueueWaitNs(): number | null {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
 
 const monitors = new WeakMap<Services, Monitor>();
 
@@ -74,7 +89,7 @@ export function watchEventLoop(services: Services): Monitor {
   if (!monitor) {
     const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
     histogram.enable();
-    monitor = { histogram, since: Date.now(), cpuAtStart: process.cpuUsage(), gc: newGcWindow() };
+    monitor = { histogram, since: Date.now(), cpuAtStart: process.cpuUsage(), waitAtStart: runqueueWaitNs(), gc: newGcWindow() };
     monitors.set(services, monitor);
     observeGc(monitor);
   }
@@ -89,6 +104,7 @@ function snapshot(services: Services) {
   const { histogram } = m;
   const empty = histogram.count === 0; // the histogram reports huge sentinels until its first sample
   const cpu = process.cpuUsage(m.cpuAtStart);
+  const wait = runqueueWaitNs();
   const memory = process.memoryUsage();
   return {
     since: new Date(m.since).toISOString(),
@@ -104,6 +120,7 @@ function snapshot(services: Services) {
     gc_pause_max_kind: m.gc.maxKind,
     cpu_user_ms: Math.round(cpu.user / 1000),
     cpu_system_ms: Math.round(cpu.system / 1000),
+    cpu_wait_ms: wait === null || m.waitAtStart === null ? null : Math.round((wait - m.waitAtStart) / 1e6),
     rss_bytes: memory.rss,
     heap_used_bytes: memory.heapUsed,
     store_counts: storeCounts(services),
@@ -132,6 +149,7 @@ export const metricsRoutes: ControlRoute[] = [
       m.histogram.reset();
       m.since = Date.now();
       m.cpuAtStart = process.cpuUsage();
+      m.waitAtStart = runqueueWaitNs();
       m.gc = newGcWindow();
       return snapshot(s);
     },
