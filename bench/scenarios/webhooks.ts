@@ -29,7 +29,7 @@ import { verifySignature } from '../../src/webhooks/signature.js';
 const ENDPOINTS = 100;
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 60);
 const EMIT_CONCURRENCY = 8;
-const WARMUP_EVENTS = 30; // JIT and connections warm before either measured burst
+const WARMUP_EVENTS = 80; // JIT and connections warm before either measured burst
 
 interface Sink {
   url: string;
