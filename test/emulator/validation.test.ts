@@ -21,6 +21,12 @@ const createLink = (body: unknown, key: string = KEYS.acmeTest) => emu.request('
 const future = () => new Date(emu.services.clock.now() + 86_400_000).toISOString();
 
 describe('payment link create', () => {
+  test('the largest lengths and amount are accepted; the title is trimmed', async () => {
+    const res = await createLink({ title: ` ${'t'.repeat(200)} `, description: 'd'.repeat(2000), amount: 100_000_000_000 });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.json.data.title, 't'.repeat(200));
+  });
+
   test('minimal valid link', async () => {
     const res = await createLink({ title: 'ok' });
     assert.equal(res.status, 201, res.text);
@@ -34,6 +40,10 @@ describe('payment link create', () => {
     ['blank title', { title: '   ' }, 'title'],
     ['title not a string', { title: 42 }, 'title'],
     ['description not a string', { title: 't', description: ['x'] }, 'description'],
+    ['title over 200 characters', { title: 'x'.repeat(201) }, 'title'],
+    ['description over 2000 characters', { title: 't', description: 'x'.repeat(2001) }, 'description'],
+    ['redirect_url over 2048 characters', { title: 't', redirect_url: `https://example.com/${'x'.repeat(2030)}` }, 'redirect_url'],
+    ['amount over 100,000,000,000', { title: 't', amount: 100_000_000_001 }, 'amount'],
     ['unknown field', { title: 't', colour: 'red' }, /unknown field "colour"/],
     ['two unknown fields', { title: 't', a: 1, b: 2 }, /unknown fields "a", "b"/],
     ['amount 0', { title: 't', amount: 0 }, 'amount'],
