@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileStore } from '../../emulator/store/file-store.js';
-import { idem, KEYS, startTestEmulator, tempDir } from '../helpers/emulator.js';
+import { idem, KEYS, request, startTestEmulator, tempDir } from '../helpers/emulator.js';
 
 // A restart on the same data dir keeps everything; a torn last journal line is ignored, and
 // damage anywhere else is refused rather than silently skipped.
@@ -25,11 +25,15 @@ test('restart keeps links, payments, endpoints, idempotency records and keys', a
   const summaryBefore = (await emu.request('GET', '/v1/api/payments/summary')).text;
   const endpointsBefore = (await emu.request('GET', '/v1/api/webhook-endpoints')).text;
   const keysBefore = emu.readyInfo().keys;
+  const outbox = async () => (await request(emu.baseUrl, 'GET', '/_emulator/events?merchant_id=mer_acme&environment=test', { key: null })).text;
+  const eventsBefore = await outbox();
+  assert.equal(JSON.parse(eventsBefore).data.events.length, 2);
   await emu.stop({ keepData: true });
 
   emu = await startTestEmulator({ dataDir });
   try {
     assert.deepEqual(emu.readyInfo().keys, keysBefore);
+    assert.equal(await outbox(), eventsBefore, 'the outbox survives too');
     assert.equal((await emu.request('GET', '/v1/api/payments', { key: KEYS.acmeRevoked })).status, 401, 'a revoked key stays revoked');
     assert.equal((await emu.request('POST', '/v1/api/payment-links', { key: KEYS.acmeReadOnly, body: { title: 'x' } })).status, 403);
 
