@@ -108,9 +108,12 @@ export class EventStream {
     onOpen();
     handlers.connected?.({ reconnect, resumedFrom: this.lastEventId ?? null });
     let buffer = '';
+    // A multi-byte character can be split across chunks: decode as a stream, or the body bytes
+    // (and so their signature) would change.
+    const decoder = new TextDecoder('utf-8');
     try {
       for await (const chunk of res.body) {
-        buffer += (chunk as Buffer).toString('utf8');
+        buffer += decoder.decode(chunk as Buffer, { stream: true });
         let end: number;
         while ((end = frameEnd(buffer)) >= 0) {
           const frame = buffer.slice(0, end);

@@ -16,7 +16,9 @@ let emu: TestEmulator | undefined;
 after(() => emu?.stop());
 
 async function pay(e: TestEmulator, outcome: 'completed' | 'failed') {
-  const link = await e.request('POST', '/v1/api/payment-links', { body: { title: 'listen', amount: 900 }, idempotencyKey: `listen-${Math.random()}` });
+  // Non-ASCII metadata: the forwarded bytes (and their signature) must survive UTF-8 decoding.
+  const body = { title: 'listen', amount: 900, metadata: { note: 'café ☕ — naïve' } };
+  const link = await e.request('POST', '/v1/api/payment-links', { body, idempotencyKey: `listen-${Math.random()}` });
   const p = await e.request('POST', `/v1/api/payment-links/${link.json.data.id}/simulate`, { body: { outcome } });
   return p.json.data.id as string;
 }
@@ -40,6 +42,7 @@ test('listen forwards signed events, survives an emulator restart, logs them for
     assert.equal(got.verified, true, 'the receiver verified the signature with node:crypto');
     assert.equal(got.event, 'payment.completed');
     assert.equal(JSON.parse(got.body).data.payment.id, first);
+    assert.equal(JSON.parse(got.body).data.link.metadata.note, 'café ☕ — naïve');
     const events = (await emu.request('GET', '/_emulator/events?type=payment.completed', { key: null })).json.data.events;
     assert.equal(got.body, events.at(-1).body, 'the exact body bytes of the event');
     const line = await listen.waitFor(/^\d\d:\d\d:\d\d\s+payment\.completed\s+(ldv_\S+)\s+→ 200\s+\d+ ms$/m);

@@ -21,7 +21,7 @@ export function listenHeaders(secret: string, body: string, type: string, delive
   };
 }
 
-export async function forward(url: string, body: string, svcHeaders: Record<string, string>): Promise<ForwardResult> {
+export async function forward(url: string, body: string | Buffer, svcHeaders: Record<string, string>): Promise<ForwardResult> {
   const started = performance.now();
   try {
     const res = await request(url, {

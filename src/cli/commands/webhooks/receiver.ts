@@ -40,8 +40,9 @@ export async function runReceiver(flags: ListenFlags): Promise<void> {
         return;
       }
       const passOn: Record<string, string> = { 'svc-signature': header!, 'svc-event': type, 'svc-delivery': deliveryId };
+      // The raw bytes go on unchanged: the app verifies the same signature over them.
+      const result = await forward(flags.forward, body, passOn);
       const text = body.toString('utf8');
-      const result = await forward(flags.forward, text, passOn);
       res.writeHead(result.status_code ?? 502).end();
       let eventType = type;
       try {
