@@ -43,17 +43,19 @@ export class Output {
     return `${this.badge()}${this.c.bold(title)}`;
   }
 
-  badge(): string {
+  /** The environment marker, coloured for `stream` (stdout by default; stderr for status lines). */
+  badge(stream: 'stdout' | 'stderr' = 'stdout'): string {
     if (this.marker === undefined) return '';
+    const c = stream === 'stdout' ? this.c : this.e;
     // Without colour the marker is still unmistakable in a log or a pipe.
-    if (this.c.level === 0) return `[${this.marker.toUpperCase()}] `;
+    if (c.level === 0) return `[${this.marker.toUpperCase()}] `;
     switch (this.marker) {
       case 'test':
-        return `${this.c.black.bgYellow(' TEST ')} `;
+        return `${c.black.bgYellow(' TEST ')} `;
       case 'live':
-        return `${this.c.white.bgRed.bold(' LIVE ')} `;
+        return `${c.white.bgRed.bold(' LIVE ')} `;
       case 'emulator':
-        return `${this.c.black.bgCyan(' EMULATOR ')} `;
+        return `${c.black.bgCyan(' EMULATOR ')} `;
       default:
         return '';
     }

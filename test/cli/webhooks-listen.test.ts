@@ -32,6 +32,7 @@ test('listen forwards signed events, survives an emulator restart, logs them for
   try {
     secret = (await listen.waitFor(/Listen secret: ([A-Za-z0-9_-]{43})/))[1];
     await listen.waitFor(/connected; waiting for events/);
+    assert.match(listen.stderr(), /^\[TEST\] Ready\. Forwarding test events from/);
     // The secret is kept in the profile, so the next listen signs with the same one.
     const config = JSON.parse(readFileSync(join(cli.configHome, 'svc', 'config.json'), 'utf8'));
     assert.equal(config.profiles.default.listen_secret, secret);

@@ -31,7 +31,7 @@ export async function run(_a: string[], flags: ListenFlags): Promise<void> {
   const out = ctx.out;
   out.status(
     [
-      `${out.e.bold('Ready.')} Forwarding ${ctx.target.environment} events from ${ctx.target.baseUrl} to ${out.e.cyan(flags.forward)}${types ? ` (${types.join(', ')})` : ''}`,
+      `${out.badge('stderr')}${out.e.bold('Ready.')} Forwarding ${ctx.target.environment} events from ${ctx.target.baseUrl} to ${out.e.cyan(flags.forward)}${types ? ` (${types.join(', ')})` : ''}`,
       `Listen secret: ${secret}  ${out.e.dim(`(${created ? 'new, ' : ''}stable for profile "${ctx.target.profile}"; verify Svc-Signature with it)`)}`,
       out.e.dim(`Log for replay: ${logPath()} · Ctrl-C to stop`),
     ].join('\n'),

@@ -11,7 +11,7 @@ export async function run(_a: string[], flags: CommonFlags & { events?: string; 
   const ctx = apiContext(flags);
   const out = ctx.out;
   const types = flags.events ? splitList(flags.events) : undefined;
-  out.status(`${out.e.bold('Tailing')} ${ctx.target.environment} events from ${ctx.target.baseUrl}${types ? ` (${types.join(', ')})` : ''} · Ctrl-C to stop`);
+  out.status(`${out.badge('stderr')}${out.e.bold('Tailing')} ${ctx.target.environment} events from ${ctx.target.baseUrl}${types ? ` (${types.join(', ')})` : ''} · Ctrl-C to stop`);
   const stream = new EventStream({ baseUrl: ctx.target.baseUrl, apiKey: ctx.target.apiKey, types, traceId: ctx.api.http.traceId });
   const stop = new AbortController();
   const onSignal = () => stop.abort();
