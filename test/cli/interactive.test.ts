@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { svcBin } from '../helpers/svc-process.js';
 import { cliHome } from './cli.js';
@@ -21,7 +22,10 @@ before(async () => {
   emu = await startTestEmulator();
 });
 after(async () => {
+  // kill-server leaves its socket file behind: remove it too.
+  const socketPath = tmux('display-message', '-p', '#{socket_path}').stdout.trim();
   tmux('kill-server');
+  if (socketPath) rmSync(socketPath, { force: true });
   await emu.stop();
 });
 
