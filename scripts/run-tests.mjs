@@ -1,17 +1,20 @@
 // Runs every compiled test file (dist/test/**/*.test.js) with node:test.
 // Node 20's --test takes no glob, so the files are listed here.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const root = new URL('../dist/test', import.meta.url).pathname;
+const sources = new URL('../test', import.meta.url).pathname;
+// tsc never deletes outputs: a compiled test whose source was removed or renamed is stale.
+const hasSource = (compiled) => existsSync(sources + compiled.slice(root.length).replace(/\.js$/, '.ts'));
 const filter = process.argv.slice(2);
 const files = [];
 (function walk(dir) {
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) walk(path);
-    else if (name.endsWith('.test.js') && (filter.length === 0 || filter.some((f) => path.includes(f)))) files.push(path);
+    else if (name.endsWith('.test.js') && hasSource(path) && (filter.length === 0 || filter.some((f) => path.includes(f)))) files.push(path);
   }
 })(root);
 if (files.length === 0) {
