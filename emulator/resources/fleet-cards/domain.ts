@@ -3,8 +3,7 @@ import type { StoredRecord, Transaction } from '../../store/store.js';
 import { ApiError, notFound } from '../../schema/errors.js';
 import { newId } from '../../ids.js';
 import { merchantOr404, type Environment } from '../merchants/records.js';
-import { credit } from '../wallets/domain.js';
-import { redemptionLocation } from './location.js';
+import { assertBalanceCovers, creditMerchant, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
 import type { FleetCardRedemption, IssueFleetCard, RedeemFleetCard } from './schema.js';
 
 // Fleet-card redemption. Checks, in this order: the card exists for this merchant and
@@ -78,9 +77,7 @@ export function redeemFleetCard(ctx: MerchantContext, input: RedeemFleetCard, tx
   if (!card.allowed_categories.includes(input.category)) {
     throw new ApiError('CATEGORY_NOT_ALLOWED', `Fleet card ${card.id} does not allow "${input.category}" (allowed: ${card.allowed_categories.join(', ')}).`);
   }
-  if (input.amount_cents > card.balance) {
-    throw new ApiError('INSUFFICIENT_BALANCE', `Fleet card ${card.id} holds ${card.balance} ${card.currency} (minor units); ${input.amount_cents} was asked.`);
-  }
+  assertBalanceCovers(`Fleet card ${card.id}`, card.balance, card.currency, input.amount_cents);
   const now = ctx.clock.now();
   const start = periodStart(card.spend_period, now);
   const spent = spentSince(ctx, card.id, start);
@@ -97,15 +94,10 @@ export function redeemFleetCard(ctx: MerchantContext, input: RedeemFleetCard, tx
     type: 'redemption',
     category: input.category,
     amount: input.amount_cents,
-    currency: card.currency,
-    reference: input.reference ?? null,
-    location_id: redemptionLocation(ctx, input.location_id),
-    idempotency_key: input.idempotency_key,
-    environment: ctx.environment,
-    created_at: ctx.stamps.next(),
+    ...redemptionRecordFields(ctx, input, card.currency),
     at_ms: now,
   });
-  credit(ctx, tx, { merchantId: ctx.merchant.id, environment: ctx.environment, currency: card.currency }, input.amount_cents, 'fleet_card_redemption', txn.id);
+  creditMerchant(ctx, tx, card.currency, input.amount_cents, 'fleet_card_redemption', txn.id);
   return {
     transaction: {
       id: txn.id,
@@ -114,12 +106,7 @@ export function redeemFleetCard(ctx: MerchantContext, input: RedeemFleetCard, tx
       fleet_card_id: card.id,
       category: input.category,
       amount_cents: txn.amount,
-      currency: txn.currency,
-      reference: txn.reference,
-      location_id: txn.location_id,
-      idempotency_key: input.idempotency_key,
-      environment: txn.environment,
-      created_at: txn.created_at,
+      ...redemptionTransactionView(txn, input.idempotency_key),
     },
     card: {
       id: updated.id,

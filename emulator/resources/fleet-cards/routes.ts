@@ -1,4 +1,5 @@
 import { defineRoute } from '../../gateway/route.js';
+import { redemptionIdempotency } from '../redemptions/schema.js';
 import { redeemFleetCard } from './domain.js';
 import { FleetCardRedemption, RedeemFleetCard } from './schema.js';
 
@@ -8,8 +9,7 @@ export const fleetCardRoutes = [
     path: '/v1/fleet-cards/redeem',
     scope: 'fleet_cards:redeem',
     summary: "Redeem a fleet card at a point of sale; the amount is credited to the merchant's wallet",
-    // The body's idempotency_key is required and replayed on its own; the header is optional.
-    idempotency: { header: 'X-Idempotency-Key', required: false, bodyField: 'idempotency_key' },
+    idempotency: redemptionIdempotency,
     body: RedeemFleetCard,
     status: 201,
     response: FleetCardRedemption,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Environment, IsoTimestamp, MinorUnits, WalletCurrency } from '../../schema/common.js';
-import { BodyIdempotencyKey } from '../gift-cards/schema.js';
+import { redemptionRequestFields, redemptionTransactionHead, redemptionTransactionTail } from '../redemptions/schema.js';
 
 // Fleet cards: prepaid cards a merchant (a fuel station chain) issues to fleet operators,
 // limited to categories and to a spend limit per period. The dashboard issues them; the API
@@ -16,26 +16,17 @@ export const RedeemFleetCard = z
     fleet_card_id: z.string().min(1),
     category: Category.meta({ description: 'Must be one the card allows (exact, case-sensitive match)' }),
     amount_cents: MinorUnits,
-    reference: z.string().min(1).max(255).optional(),
-    idempotency_key: BodyIdempotencyKey,
-    location_id: z.string().min(1).max(255).optional().meta({ description: 'Ignored when the key is station-scoped (the key stamps its own location)' }),
+    ...redemptionRequestFields('Ignored when the key is station-scoped (the key stamps its own location)'),
   })
   .meta({ id: 'RedeemFleetCard' });
 
 export const FleetCardTransaction = z
   .object({
-    id: z.string(),
-    type: z.literal('redemption'),
-    status: z.literal('completed'),
+    ...redemptionTransactionHead,
     fleet_card_id: z.string(),
     category: z.string(),
     amount_cents: z.int(),
-    currency: WalletCurrency,
-    reference: z.string().nullable(),
-    location_id: z.string().nullable(),
-    idempotency_key: z.string(),
-    environment: Environment,
-    created_at: IsoTimestamp,
+    ...redemptionTransactionTail,
   })
   .meta({ id: 'FleetCardTransaction' });
 

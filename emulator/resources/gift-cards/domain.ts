@@ -1,10 +1,9 @@
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { ApiError, notFound } from '../../schema/errors.js';
+import { notFound } from '../../schema/errors.js';
 import { newId } from '../../ids.js';
 import { merchantOr404, type Environment } from '../merchants/records.js';
-import { credit } from '../wallets/domain.js';
-import { redemptionLocation } from '../fleet-cards/location.js';
+import { assertBalanceCovers, creditMerchant, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
 import type { GiftCardRedemption, IssueGiftCardWallet, RedeemGiftCard } from './schema.js';
 
 // Gift-card pockets hold the customer's money at one merchant. A redemption moves it from the
@@ -48,23 +47,16 @@ export function redeemGiftCard(ctx: MerchantContext, input: RedeemGiftCard, tx: 
   const wallet = ctx.store.get<GiftCardWalletRecord>(GIFT_CARD_WALLETS, input.merchant_wallet_id);
   // A pocket of another merchant or environment is indistinguishable from an absent one.
   if (!wallet || wallet.merchant_id !== ctx.merchant.id || wallet.environment !== ctx.environment) throw notFound('merchant wallet');
-  if (input.amount > wallet.balance) {
-    throw new ApiError('INSUFFICIENT_BALANCE', `The gift-card wallet holds ${wallet.balance} ${wallet.currency} (minor units); ${input.amount} was asked.`);
-  }
+  assertBalanceCovers('The gift-card wallet', wallet.balance, wallet.currency, input.amount);
   const updated = tx.put<GiftCardWalletRecord>(GIFT_CARD_WALLETS, { ...wallet, balance: wallet.balance - input.amount });
   const txn = tx.put<GiftCardTransactionRecord>(GIFT_CARD_TRANSACTIONS, {
     id: newId('gct'),
     wallet_id: wallet.id,
     type: 'redemption',
     amount: input.amount,
-    currency: wallet.currency,
-    reference: input.reference ?? null,
-    location_id: redemptionLocation(ctx, input.location_id),
-    idempotency_key: input.idempotency_key,
-    environment: ctx.environment,
-    created_at: ctx.stamps.next(),
+    ...redemptionRecordFields(ctx, input, wallet.currency),
   });
-  credit(ctx, tx, { merchantId: ctx.merchant.id, environment: ctx.environment, currency: wallet.currency }, input.amount, 'gift_card_redemption', txn.id);
+  creditMerchant(ctx, tx, wallet.currency, input.amount, 'gift_card_redemption', txn.id);
   return {
     transaction: {
       id: txn.id,
@@ -72,12 +64,7 @@ export function redeemGiftCard(ctx: MerchantContext, input: RedeemGiftCard, tx: 
       status: 'completed',
       merchant_wallet_id: wallet.id,
       amount: txn.amount,
-      currency: txn.currency,
-      reference: txn.reference,
-      location_id: txn.location_id,
-      idempotency_key: input.idempotency_key,
-      environment: txn.environment,
-      created_at: txn.created_at,
+      ...redemptionTransactionView(txn, input.idempotency_key),
     },
     wallet: walletState(updated),
   };

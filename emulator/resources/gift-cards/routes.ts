@@ -1,4 +1,5 @@
 import { defineRoute } from '../../gateway/route.js';
+import { redemptionIdempotency } from '../redemptions/schema.js';
 import { redeemGiftCard } from './domain.js';
 import { GiftCardRedemption, RedeemGiftCard } from './schema.js';
 
@@ -8,8 +9,7 @@ export const giftCardRoutes = [
     path: '/v1/gift-cards/redeem',
     scope: 'gift_cards:redeem',
     summary: "Redeem from a customer's gift-card wallet; the amount is credited to the merchant's wallet",
-    // The body's idempotency_key is required and replayed on its own; the header is optional.
-    idempotency: { header: 'X-Idempotency-Key', required: false, bodyField: 'idempotency_key' },
+    idempotency: redemptionIdempotency,
     body: RedeemGiftCard,
     status: 201,
     response: GiftCardRedemption,

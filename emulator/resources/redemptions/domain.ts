@@ -1,0 +1,69 @@
+import type { MerchantContext } from '../../services.js';
+import type { Transaction } from '../../store/store.js';
+import { ApiError } from '../../schema/errors.js';
+import type { Environment } from '../merchants/records.js';
+import { credit } from '../wallets/domain.js';
+
+// The steps every point-of-sale redemption (gift cards, fleet cards) shares once its own
+// checks have passed: the balance must cover the amount, the transaction records where and
+// under which body key it happened, and the amount is credited to the merchant's wallet.
+
+type Currency = 'USD' | 'LRD';
+
+/** Throws INSUFFICIENT_BALANCE unless `balance` covers `amount`; `holder` names the card in the message. */
+export function assertBalanceCovers(holder: string, balance: number, currency: Currency, amount: number): void {
+  if (amount > balance) throw new ApiError('INSUFFICIENT_BALANCE', `${holder} holds ${balance} ${currency} (minor units); ${amount} was asked.`);
+}
+
+/**
+ * The location a redemption is recorded at. A station-scoped key knows where it is and
+ * stamps its own location; the body's `location_id` is then ignored (fleet cards, per the
+ * spec; gift cards follow the same rule so one POS reports one location). Otherwise the
+ * body's value, or null.
+ */
+export function redemptionLocation(ctx: MerchantContext, bodyLocation: string | undefined): string | null {
+  return ctx.key.station_location_id ?? bodyLocation ?? null;
+}
+
+interface RedemptionRequest {
+  reference?: string | undefined;
+  location_id?: string | undefined;
+  idempotency_key: string;
+}
+
+/** The stored transaction's fields every redemption fills the same way (stamped now). */
+export function redemptionRecordFields(ctx: MerchantContext, input: RedemptionRequest, currency: Currency) {
+  return {
+    currency,
+    reference: input.reference ?? null,
+    location_id: redemptionLocation(ctx, input.location_id),
+    idempotency_key: input.idempotency_key,
+    environment: ctx.environment,
+    created_at: ctx.stamps.next(),
+  };
+}
+
+interface StoredRedemption {
+  currency: Currency;
+  reference: string | null;
+  location_id: string | null;
+  environment: Environment;
+  created_at: string;
+}
+
+/** The response's transaction fields after the amount (see `redemptionTransactionTail`). */
+export function redemptionTransactionView(txn: StoredRedemption, idempotencyKey: string) {
+  return {
+    currency: txn.currency,
+    reference: txn.reference,
+    location_id: txn.location_id,
+    idempotency_key: idempotencyKey,
+    environment: txn.environment,
+    created_at: txn.created_at,
+  };
+}
+
+/** Pays the merchant: the redeemed amount lands in its own wallet of the card's currency. */
+export function creditMerchant(ctx: MerchantContext, tx: Transaction, currency: Currency, amount: number, reason: string, transactionId: string): void {
+  credit(ctx, tx, { merchantId: ctx.merchant.id, environment: ctx.environment, currency }, amount, reason, transactionId);
+}
