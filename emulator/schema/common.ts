@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from './errors.js';
+import { SCOPES } from './scopes.js';
 
 // Primitives shared by every resource schema, the CLI client and the OpenAPI document.
 
@@ -32,18 +33,7 @@ export const EVENT_TYPES = [
 ] as const;
 export const EventType = z.enum(EVENT_TYPES);
 
-export const SCOPES = [
-  'payments:create',
-  'payments:read',
-  'sub_merchants:create',
-  'sub_merchants:read',
-  'payroll:create',
-  'payroll:read',
-  'payouts:create',
-  'payouts:read',
-  'gift_cards:redeem',
-  'fleet_cards:redeem',
-] as const;
+export { SCOPES };
 export const Scope = z.enum(SCOPES);
 
 export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]]);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { SCOPES } from '../../../emulator/schema/scopes.js';
 
 // Finding an emulator started from this folder: `svc emulator start` writes
 // <data dir>/emulator.json ({base_url, keys, pid, …}) while it runs and removes it on exit. A
@@ -13,20 +14,6 @@ export interface DiscoveredEmulator {
   keys: { name: string; key: string; environment: 'test' | 'live'; scopes: string[]; merchant_id: string; revoked: boolean }[];
   file: string;
 }
-
-/** Scopes of an all-scope key; the discovered key must have every one of them. */
-const ALL_SCOPES = [
-  'payments:create',
-  'payments:read',
-  'sub_merchants:create',
-  'sub_merchants:read',
-  'payroll:create',
-  'payroll:read',
-  'payouts:create',
-  'payouts:read',
-  'gift_cards:redeem',
-  'fleet_cards:redeem',
-];
 
 export function discoverEmulator(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): DiscoveredEmulator | undefined {
   const file = resolve(cwd, env.SVC_DATA_DIR ?? '.svc', 'emulator.json');
@@ -43,7 +30,7 @@ export function discoverEmulator(cwd = process.cwd(), env: NodeJS.ProcessEnv = p
 
 /** The key the CLI uses with a discovered emulator: its first live-able test key with every scope. */
 export function defaultTestKey(info: DiscoveredEmulator): string | undefined {
-  return info.keys.find((k) => k.environment === 'test' && !k.revoked && ALL_SCOPES.every((s) => k.scopes.includes(s)))?.key;
+  return info.keys.find((k) => k.environment === 'test' && !k.revoked && SCOPES.every((s) => k.scopes.includes(s)))?.key;
 }
 
 function pidAlive(pid: number): boolean {
