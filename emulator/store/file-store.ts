@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { MemoryStore, type Op } from './memory-store.js';
+import { lockDataDir } from './dir-lock.js';
 import type { StoredRecord } from './store.js';
 
 // A JSON-file store that never rewrites the whole file per write.
@@ -50,13 +51,22 @@ export class FileStore extends MemoryStore {
 
   static async open(dir: string, options: FileStoreOptions = {}): Promise<FileStore> {
     mkdirSync(dir, { recursive: true });
+    const unlock = lockDataDir(dir);
     const store = new FileStore(dir, options);
-    await store.load();
+    store.unlock = unlock;
+    try {
+      await store.load();
+    } catch (err) {
+      unlock();
+      throw err;
+    }
     return store;
   }
 
   /** True when the data dir held a store before this process opened it. */
   existed = false;
+  /** Releases the data dir's lock (see dir-lock.ts). */
+  private unlock: () => void = () => {};
 
   private async load(): Promise<void> {
     const hasSnapshot = existsSync(join(this.dir, 'store.json'));
@@ -118,6 +128,7 @@ export class FileStore extends MemoryStore {
     await this.flush();
     closeSync(this.journalFd);
     this.journalFd = -1;
+    this.unlock();
   }
 
   protected override persist(ops: Op[]): void {
