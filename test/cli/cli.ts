@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
+import type { EmulatorOptions } from '../../emulator/server.js';
 import { svcBin } from '../helpers/svc-process.js';
-import { tempDir } from '../helpers/emulator.js';
+import { KEYS, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
 
 // Runs the built `svc` binary the way a script does: stdin closed (or fed), no terminal, a
 // private HOME and config dir, no colour, none of the caller's SVC_* or CI variables. A run
@@ -37,6 +39,44 @@ export function cliHome(): CliHome {
   const configHome = join(home, 'config');
   mkdirSync(configHome);
   return { home, configHome, run: (args, opts = {}) => runCli(args, { ...opts, env: { HOME: home, XDG_CONFIG_HOME: configHome, ...opts.env } }) };
+}
+
+export interface CliSession extends CliHome {
+  /** The file's emulator: started in before(), stopped in after(); use it inside tests. */
+  readonly emu: TestEmulator;
+  /** `svc <args>` pointed at the emulator with `key` (Acme's test key unless told). */
+  svc(args: string[], key?: string): Promise<CliResult>;
+  /** `svc emulator <args>`, pointed the same way. */
+  ctl(args: string[], key?: string): Promise<CliResult>;
+  /** The data of `GET /_emulator<path>` (the control API takes no key). */
+  control(path: string): Promise<any>;
+}
+
+/**
+ * The set-up of most CLI test files: a fresh HOME, one emulator shared by the file's tests
+ * (registers the file's before/after hooks), and the commands pointed at it.
+ */
+export function cliSession(options: EmulatorOptions = {}): CliSession {
+  const home = cliHome();
+  let emu: TestEmulator | undefined;
+  before(async () => {
+    emu = await startTestEmulator(options);
+  });
+  after(() => emu?.stop());
+  const running = (): TestEmulator => {
+    if (!emu) throw new Error('the emulator starts in before(): use it inside a test');
+    return emu;
+  };
+  const svc = (args: string[], key: string = KEYS.acmeTest) => home.run([...args, ...target(running().baseUrl, key)]);
+  return {
+    ...home,
+    get emu() {
+      return running();
+    },
+    svc,
+    ctl: (args, key) => svc(['emulator', ...args], key),
+    control: async (path) => (await running().request('GET', `/_emulator${path}`, { key: null })).json.data,
+  };
 }
 
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {

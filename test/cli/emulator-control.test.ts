@@ -1,20 +1,13 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { cliHome } from './cli.js';
+import { KEYS } from '../helpers/emulator.js';
+import { cliSession } from './cli.js';
 
 // `svc emulator …` read and clock commands through the built binary: status, keys (masked),
 // users, metrics, clock, events, deliveries, the OTP inbox. Dashboard actions: emulator-dashboard.
 
-let emu: TestEmulator;
-const cli = cliHome();
-const ctl = (args: string[], key: string = KEYS.acmeTest) => cli.run(['emulator', ...args, '--base-url', emu.baseUrl, '--api-key', key]);
-const control = async (path: string) => (await emu.request('GET', `/_emulator${path}`, { key: null })).json.data;
-
-before(async () => {
-  emu = await startTestEmulator();
-});
-after(() => emu.stop());
+const cli = cliSession();
+const { ctl, control } = cli;
 
 test('status, keys (masked for people, exact under --json), users, metrics', async () => {
   const status = await ctl(['status']);
@@ -40,8 +33,8 @@ test('clock show / advance on a manual clock', async () => {
 });
 
 test('events (filtered by type, scoped to the key), deliveries show, otp for a phone with none', async () => {
-  const link = await emu.request('POST', '/v1/api/payment-links', { body: { title: 'ev', amount: 100 }, idempotencyKey: 'cli-ctl-ev' });
-  await emu.request('POST', `/v1/api/payment-links/${link.json.data.id}/simulate`, { body: { outcome: 'failed' } });
+  const link = await cli.emu.request('POST', '/v1/api/payment-links', { body: { title: 'ev', amount: 100 }, idempotencyKey: 'cli-ctl-ev' });
+  await cli.emu.request('POST', `/v1/api/payment-links/${link.json.data.id}/simulate`, { body: { outcome: 'failed' } });
   const events = await ctl(['events', '--type', 'payment.failed', '--json']);
   assert.equal(events.code, 0, events.stderr);
   assert.ok(events.json().events.length >= 1);

@@ -1,20 +1,13 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { cliHome } from './cli.js';
+import { KEYS } from '../helpers/emulator.js';
+import { cliSession } from './cli.js';
 
 // `svc emulator wallets|gift-card-wallets|fleet-cards …` through the built binary, checked
 // against the control API and then used by the redemption commands. The merchant comes from the key.
 
-let emu: TestEmulator;
-const cli = cliHome();
-const ctl = (args: string[], key: string = KEYS.acmeTest) => cli.run(['emulator', ...args, '--base-url', emu.baseUrl, '--api-key', key]);
-const control = async (path: string) => (await emu.request('GET', `/_emulator${path}`, { key: null })).json.data;
-
-before(async () => {
-  emu = await startTestEmulator();
-});
-after(() => emu.stop());
+const cli = cliSession();
+const { ctl, control } = cli;
 
 test('wallets list / top-up; gift-card wallets and fleet cards issue, load, status', async () => {
   const topped = await ctl(['wallets', 'top-up', '--currency', 'LRD', '--amount', '5000', '--json']);
@@ -29,7 +22,7 @@ test('wallets list / top-up; gift-card wallets and fleet cards issue, load, stat
   assert.equal(issued.code, 0, issued.stderr);
   const loaded = await ctl(['gift-card-wallets', 'load', issued.json().id, '--amount', '300', '--json']);
   assert.equal(loaded.json().balance, 1000);
-  const redeem = await cli.run(['gift-cards', 'redeem', '--wallet', issued.json().id, '--amount', '1000', '--json', '--base-url', emu.baseUrl, '--api-key', KEYS.acmeTest]);
+  const redeem = await cli.run(['gift-cards', 'redeem', '--wallet', issued.json().id, '--amount', '1000', '--json', '--base-url', cli.emu.baseUrl, '--api-key', KEYS.acmeTest]);
   assert.equal(redeem.code, 0, redeem.stderr);
   assert.equal(redeem.json().wallet.balance, 0);
 
@@ -38,7 +31,7 @@ test('wallets list / top-up; gift-card wallets and fleet cards issue, load, stat
   const id = card.json().id;
   assert.equal((await ctl(['fleet-cards', 'status', id, 'active', '--json'])).code, 0);
   assert.equal((await ctl(['fleet-cards', 'top-up', id, '--amount', '2500', '--json'])).code, 0);
-  const spend = await cli.run(['fleet-cards', 'redeem', '--card', id, '--category', 'tolls', '--amount', '2000', '--json', '--base-url', emu.baseUrl, '--api-key', KEYS.acmeTest]);
+  const spend = await cli.run(['fleet-cards', 'redeem', '--card', id, '--category', 'tolls', '--amount', '2000', '--json', '--base-url', cli.emu.baseUrl, '--api-key', KEYS.acmeTest]);
   assert.equal(spend.code, 0, spend.stderr);
   assert.ok((await ctl(['fleet-cards', 'list', '--json'])).stdout.includes(id));
   assert.equal((await ctl(['fleet-cards', 'status', id, 'paused'])).code, 2);

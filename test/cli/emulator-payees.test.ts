@@ -1,20 +1,13 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { cliHome } from './cli.js';
+import { KEYS } from '../helpers/emulator.js';
+import { cliSession } from './cli.js';
 
 // `svc emulator payees …` through the built binary, checked against the control API and then
 // used by `payouts create`. The merchant comes from the key.
 
-let emu: TestEmulator;
-const cli = cliHome();
-const ctl = (args: string[], key: string = KEYS.acmeTest) => cli.run(['emulator', ...args, '--base-url', emu.baseUrl, '--api-key', key]);
-const control = async (path: string) => (await emu.request('GET', `/_emulator${path}`, { key: null })).json.data;
-
-before(async () => {
-  emu = await startTestEmulator();
-});
-after(() => emu.stop());
+const cli = cliSession();
+const { ctl, control } = cli;
 
 test('payees add / approve --pin / caps / revoke / list, for the merchant of the key', async () => {
   const added = await ctl(['payees', 'add', '--name', 'Grace', '--currency', 'USD', '--per-payout-cap', '10000', '--daily-cap', '20000', '--json']);
@@ -28,7 +21,7 @@ test('payees add / approve --pin / caps / revoke / list, for the merchant of the
   const raised = await ctl(['payees', 'caps', payee.id, '--daily-cap', '90000']);
   assert.equal(raised.code, 1, 'raising a cap needs the PIN');
   assert.equal((await ctl(['payees', 'caps', payee.id, '--daily-cap', '90000', '--pin', '1357', '--json'])).json().daily_cap, 90000);
-  const payout = await cli.run(['payouts', 'create', '--payee', payee.id, '--amount', '5000', '--currency', 'USD', '--json', '--base-url', emu.baseUrl, '--api-key', KEYS.acmeTest]);
+  const payout = await cli.run(['payouts', 'create', '--payee', payee.id, '--amount', '5000', '--currency', 'USD', '--json', '--base-url', cli.emu.baseUrl, '--api-key', KEYS.acmeTest]);
   assert.equal(payout.code, 0, payout.stderr);
   assert.equal((await ctl(['payees', 'revoke', payee.id, '--json'])).json().status, 'revoked');
   const list = await ctl(['payees', 'list', '--json']);

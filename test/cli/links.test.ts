@@ -1,27 +1,21 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { cliHome, target } from './cli.js';
+import { KEYS } from '../helpers/emulator.js';
+import { cliSession } from './cli.js';
 
 // links create|get|simulate through the built binary: --json is exactly the API's data (compared
 // with a direct read), human output carries the TEST marker, a failed payment is exit 0 unless
 // --fail-on-failed; usage errors exit 2.
 
-let emu: TestEmulator;
-const cli = cliHome();
-const svc = (args: string[], key: string = KEYS.acmeTest) => cli.run([...args, ...target(emu.baseUrl, key)]);
-
-before(async () => {
-  emu = await startTestEmulator();
-});
-after(() => emu.stop());
+const cli = cliSession();
+const { svc } = cli;
 
 test('links create --json prints the link exactly as the API returns it; get by id and by code agree', async () => {
   const created = await svc(['links', 'create', '--title', 'Coffee beans', '--amount', '1200', '--currency', 'USD', '--methods', 'card,momo', '--metadata', '{"order":"o-1"}', '--json']);
   assert.equal(created.code, 0, created.stderr);
   const link = created.json();
   assert.equal(created.stdout.trim().split('\n')[0], '{', 'one JSON document and nothing before it');
-  const direct = await emu.request('GET', `/v1/api/payment-links/${link.id}`);
+  const direct = await cli.emu.request('GET', `/v1/api/payment-links/${link.id}`);
   assert.deepEqual(link, direct.json.data);
   assert.deepEqual(link.accepted_methods, ['card', 'momo']);
   assert.deepEqual(link.metadata, { order: 'o-1' });
@@ -56,7 +50,7 @@ test('links simulate: completed, failed (exit 0), failed with --fail-on-failed (
   assert.equal(payment.status, 'completed');
   assert.equal(payment.payment_method, 'momo');
   const read = await svc(['payments', 'get', payment.id, '--json']);
-  assert.deepEqual(read.json(), (await emu.request('GET', `/v1/api/payments/${payment.id}`)).json.data);
+  assert.deepEqual(read.json(), (await cli.emu.request('GET', `/v1/api/payments/${payment.id}`)).json.data);
 
   const failed = await svc(['links', 'simulate', link.id, '--amount', '300', '--outcome', 'failed']);
   assert.equal(failed.code, 0, 'a failed payment is data');

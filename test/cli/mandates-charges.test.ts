@@ -1,26 +1,20 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { cliHome, target } from './cli.js';
+import { KEYS } from '../helpers/emulator.js';
+import { cliSession } from './cli.js';
 
 // mandates create|get|revoke and charges create through the built binary, and the live-key
 // confirmation of every money-moving command.
 
-let emu: TestEmulator;
-const cli = cliHome();
-const svc = (args: string[], key: string = KEYS.acmeTest) => cli.run([...args, ...target(emu.baseUrl, key)]);
-
-before(async () => {
-  emu = await startTestEmulator();
-});
-after(() => emu.stop());
+const cli = cliSession();
+const { svc } = cli;
 
 test('mandates create/get/revoke and charges create (completed, failed = exit 0, --fail-on-failed = exit 1)', async () => {
   const created = await svc(['mandates', 'create', '--rail', 'card', '--customer-ref', 'cus_42', '--currency', 'USD', '--max-amount', '5000', '--json']);
   assert.equal(created.code, 0, created.stderr);
   const { mandate } = created.json();
   assert.equal(mandate.status, 'active');
-  assert.deepEqual((await svc(['mandates', 'get', mandate.id, '--json'])).json(), (await emu.request('GET', `/v1/api/mandates/${mandate.id}`)).json.data);
+  assert.deepEqual((await svc(['mandates', 'get', mandate.id, '--json'])).json(), (await cli.emu.request('GET', `/v1/api/mandates/${mandate.id}`)).json.data);
 
   const charge = await svc(['charges', 'create', '--mandate', mandate.id, '--amount', '1500', '--currency', 'USD', '--idempotency-key', 'cycle-2026-11', '--json']);
   assert.equal(charge.code, 0, charge.stderr);
@@ -48,7 +42,7 @@ test('mandates create/get/revoke and charges create (completed, failed = exit 0,
 });
 
 test('a live key: money-moving commands are refused without a terminal (exit 2, nothing sent) and run with --yes', async () => {
-  const before = (await emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total;
+  const before = (await cli.emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total;
   for (const args of [
     ['payouts', 'create', '--payee', 'payee_live_ada', '--amount', '100', '--currency', 'USD'],
     ['charges', 'create', '--mandate', 'mdt_x', '--amount', '100', '--currency', 'USD'],
@@ -59,7 +53,7 @@ test('a live key: money-moving commands are refused without a terminal (exit 2, 
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, /LIVE key without confirmation: pass --yes/);
   }
-  assert.equal((await emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total, before, 'nothing was sent');
+  assert.equal((await cli.emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total, before, 'nothing was sent');
   const yes = await svc(['gift-cards', 'redeem', '--wallet', 'mw_live_ada_usd', '--amount', '100', '--yes'], KEYS.acmeLive);
   assert.equal(yes.code, 0, yes.stderr);
   assert.match(yes.stdout, /^\[LIVE\] Gift card redeemed/);

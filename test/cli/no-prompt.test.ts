@@ -1,27 +1,21 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { cliHome } from './cli.js';
+import { KEYS } from '../helpers/emulator.js';
+import { cliSession } from './cli.js';
 
 // Without a terminal nothing prompts (stdin closed, a timeout guard in runCli): a missing
 // value is a usage error naming the flag. Bad keys and base URLs are usage errors too.
 
-let emu: TestEmulator;
-const cli = cliHome();
+const cli = cliSession();
 const closedPort = 'http://127.0.0.1:9';
 
-before(async () => {
-  emu = await startTestEmulator();
-});
-after(() => emu.stop());
-
 test('no prompt without a terminal: --no-input, CI=true and a closed stdin all give a usage error naming the flag', async () => {
-  const base = ['--base-url', emu.baseUrl, '--api-key', KEYS.acmeTest];
+  const base = ['--base-url', cli.emu.baseUrl, '--api-key', KEYS.acmeTest];
   for (const [args, env] of [
     [['sub-merchants', 'create', '--name', 'X', '--phone', '+231770000203', ...base], {}],
     [['sub-merchants', 'create', '--name', 'X', '--phone', '+231770000203', '--no-input', ...base], {}],
     [['payroll', 'approve', 'prun_x', ...base], { CI: 'true' }],
-    [['emulator', 'payees', 'approve', 'payee_x', '--base-url', emu.baseUrl], {}],
+    [['emulator', 'payees', 'approve', 'payee_x', '--base-url', cli.emu.baseUrl], {}],
   ] as [string[], Record<string, string>][]) {
     const r = await cli.run(args, { env, timeoutMs: 15_000 });
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
@@ -30,7 +24,7 @@ test('no prompt without a terminal: --no-input, CI=true and a closed stdin all g
 });
 
 test('a key that is neither test nor live is a usage error; a bad base URL too', async () => {
-  const r = await cli.run(['payments', 'list', '--api-key', 'sk_live_123', '--base-url', emu.baseUrl]);
+  const r = await cli.run(['payments', 'list', '--api-key', 'sk_live_123', '--base-url', cli.emu.baseUrl]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /does not start with svc_test_ or svc_live_/);
   const u = await cli.run(['payments', 'list', '--api-key', KEYS.acmeTest, '--base-url', 'ftp://x']);

@@ -1,34 +1,28 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { cliHome, target } from './cli.js';
+import { KEYS } from '../helpers/emulator.js';
+import { cliSession } from './cli.js';
 
 // payments get|list|summary through the built binary: --json is exactly the API's data, --all
 // follows the cursor, API errors go to stderr with exit 1.
 
-let emu: TestEmulator;
-const cli = cliHome();
-const svc = (args: string[], key: string = KEYS.acmeTest) => cli.run([...args, ...target(emu.baseUrl, key)]);
-
-before(async () => {
-  emu = await startTestEmulator();
-});
-after(() => emu.stop());
+const cli = cliSession();
+const { svc } = cli;
 
 test('payments list pages with --before; --all follows next_before through every page', async () => {
   const link = (await svc(['links', 'create', '--title', 'Many', '--json'])).json();
-  for (let i = 0; i < 5; i++) await emu.request('POST', `/v1/api/payment-links/${link.id}/simulate`, { body: { amount: 100 + i } });
+  for (let i = 0; i < 5; i++) await cli.emu.request('POST', `/v1/api/payment-links/${link.id}/simulate`, { body: { amount: 100 + i } });
   const page = await svc(['payments', 'list', '--limit', '2', '--json']);
   const first = page.json();
   assert.equal(first.payments.length, 2);
   assert.ok(first.next_before);
-  assert.deepEqual(first, (await emu.request('GET', '/v1/api/payments?limit=2')).json.data);
+  assert.deepEqual(first, (await cli.emu.request('GET', '/v1/api/payments?limit=2')).json.data);
   const next = (await svc(['payments', 'list', '--limit', '2', '--before', first.next_before, '--json'])).json();
   assert.notEqual(next.payments[0].id, first.payments[0].id);
 
   const all = await svc(['payments', 'list', '--all', '--limit', '2', '--json']);
   assert.equal(all.code, 0, all.stderr);
-  const everything = (await emu.request('GET', '/v1/api/payments?limit=100')).json.data.payments;
+  const everything = (await cli.emu.request('GET', '/v1/api/payments?limit=100')).json.data.payments;
   assert.deepEqual(all.json(), { payments: everything, next_before: null });
   assert.equal(all.stderr, '', 'no progress output without a terminal');
   const failedOnly = (await svc(['payments', 'list', '--all', '--status', 'failed', '--json'])).json();
@@ -38,7 +32,7 @@ test('payments list pages with --before; --all follows next_before through every
 test('payments summary --json equals the API; --since is passed through; human output is a table', async () => {
   const r = await svc(['payments', 'summary', '--since', '2020-01-01', '--json']);
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(r.json(), (await emu.request('GET', '/v1/api/payments/summary?since=2020-01-01')).json.data);
+  assert.deepEqual(r.json(), (await cli.emu.request('GET', '/v1/api/payments/summary?since=2020-01-01')).json.data);
   const human = await svc(['payments', 'summary']);
   assert.match(human.stdout, /CURRENCY\s+COMPLETED\s+COMPLETED AMOUNT/);
 });

@@ -1,27 +1,20 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { cliHome, target } from './cli.js';
+import { cliSession } from './cli.js';
 
 // payouts create|get|list, gift-cards redeem and fleet-cards redeem through the built binary.
 
-let emu: TestEmulator;
-const cli = cliHome();
-const svc = (args: string[], key: string = KEYS.acmeTest) => cli.run([...args, ...target(emu.baseUrl, key)]);
-
-before(async () => {
-  emu = await startTestEmulator();
-});
-after(() => emu.stop());
+const cli = cliSession();
+const { svc } = cli;
 
 test('payouts create/get/list', async () => {
   const created = await svc(['payouts', 'create', '--payee', 'payee_ada', '--amount', '2500', '--currency', 'USD', '--external-ref', 'inv-77', '--json']);
   assert.equal(created.code, 0, created.stderr);
   const payout = created.json();
   assert.equal(payout.external_ref, 'inv-77');
-  assert.deepEqual((await svc(['payouts', 'get', payout.id, '--json'])).json(), (await emu.request('GET', `/v1/api/payouts/${payout.id}`)).json.data);
+  assert.deepEqual((await svc(['payouts', 'get', payout.id, '--json'])).json(), (await cli.emu.request('GET', `/v1/api/payouts/${payout.id}`)).json.data);
   const list = (await svc(['payouts', 'list', '--limit', '5', '--json'])).json();
-  assert.deepEqual(list, (await emu.request('GET', '/v1/api/payouts?limit=5')).json.data);
+  assert.deepEqual(list, (await cli.emu.request('GET', '/v1/api/payouts?limit=5')).json.data);
   const human = await svc(['payouts', 'list']);
   assert.match(human.stdout, new RegExp(payout.id));
   const revoked = await svc(['payouts', 'create', '--payee', 'payee_old', '--amount', '100', '--currency', 'USD']);

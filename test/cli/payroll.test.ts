@@ -1,21 +1,15 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KEYS, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
-import { cliHome, target } from './cli.js';
+import { tempDir } from '../helpers/emulator.js';
+import { cliSession } from './cli.js';
 
 // payroll create|get|approve without a terminal: files checked locally, the PIN from --pin.
 
-let emu: TestEmulator;
-const cli = cliHome();
+const cli = cliSession();
+const { svc } = cli;
 const dir = tempDir('svc-cli-files-');
-const svc = (args: string[], key: string = KEYS.acmeTest) => cli.run([...args, ...target(emu.baseUrl, key)]);
-
-before(async () => {
-  emu = await startTestEmulator();
-});
-after(() => emu.stop());
 
 test('payroll create from CSV (quoted cells), approve --pin, get: partial run with the unmatched line', async () => {
   const csv = join(dir, 'november.csv');
@@ -46,7 +40,7 @@ test('payroll create from CSV (quoted cells), approve --pin, get: partial run wi
   assert.equal(approved.code, 0, approved.stderr);
   assert.equal(approved.json().run.status, 'partial');
   const got = (await svc(['payroll', 'get', run.id, '--json'])).json();
-  assert.deepEqual(got, (await emu.request('GET', `/v1/api/payroll/runs/${run.id}`)).json.data);
+  assert.deepEqual(got, (await cli.emu.request('GET', `/v1/api/payroll/runs/${run.id}`)).json.data);
   assert.deepEqual(
     got.payments.map((l: { status: string }) => l.status),
     ['paid', 'needs_attention'],
@@ -62,11 +56,11 @@ test('payroll create from a JSON body file; an invalid file is refused locally (
 
   const bad = join(dir, 'bad.csv');
   writeFileSync(bad, 'external_ref,payee_phone,amount_cents\nB-1,+231770000201,12.50\n');
-  const before = (await emu.request('GET', '/_emulator/events', { key: null })).text;
+  const before = (await cli.emu.request('GET', '/_emulator/events', { key: null })).text;
   const r = await svc(['payroll', 'create', '--file', bad, '--currency', 'USD']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /payments\.0\.amount_cents/);
-  assert.equal((await emu.request('GET', '/_emulator/events', { key: null })).text, before);
+  assert.equal((await cli.emu.request('GET', '/_emulator/events', { key: null })).text, before);
 
   const big = join(dir, 'big.csv');
   writeFileSync(big, `external_ref,payee_phone,amount_cents\n${Array.from({ length: 501 }, (_, i) => `R-${i},+231770000201,100`).join('\n')}\n`);

@@ -1,25 +1,18 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { cliHome, target } from './cli.js';
+import { cliSession } from './cli.js';
 
 // sub-merchants start|create|list without a terminal: the OTP comes from a flag, and a missing
 // one is a usage error naming --otp, before anything is sent.
 
-let emu: TestEmulator;
-const cli = cliHome();
-const svc = (args: string[], key: string = KEYS.acmeTest) => cli.run([...args, ...target(emu.baseUrl, key)]);
-
-before(async () => {
-  emu = await startTestEmulator();
-});
-after(() => emu.stop());
+const cli = cliSession();
+const { svc } = cli;
 
 test('sub-merchants: create without --otp and without a terminal is refused before anything is sent', async () => {
   const r = await svc(['sub-merchants', 'create', '--name', 'Station 7', '--phone', '+231770000202']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /missing --otp/);
-  const inbox = await emu.request('GET', `/_emulator/otp/${encodeURIComponent('+231770000202')}`, { key: null });
+  const inbox = await cli.emu.request('GET', `/_emulator/otp/${encodeURIComponent('+231770000202')}`, { key: null });
   assert.deepEqual(inbox.json.data.messages, [], 'no OTP was sent');
 });
 
@@ -27,13 +20,13 @@ test('sub-merchants: start, read the OTP from the emulator, create --otp, list',
   const started = await svc(['sub-merchants', 'start', '--phone', '+231770000201', '--json']);
   assert.equal(started.code, 0, started.stderr);
   assert.match(started.json().masked_phone, /0201$/);
-  const otp = await cli.run(['emulator', 'otp', '+231770000201', '--json', '--base-url', emu.baseUrl]);
+  const otp = await cli.run(['emulator', 'otp', '+231770000201', '--json', '--base-url', cli.emu.baseUrl]);
   assert.equal(otp.code, 0, otp.stderr);
   const code = otp.json().messages[0].code;
   const created = await svc(['sub-merchants', 'create', '--name', 'Station 7', '--phone', '+231770000201', '--otp', code, '--json']);
   assert.equal(created.code, 0, created.stderr);
   assert.equal(created.json().merchant_name, 'Station 7');
   const list = (await svc(['sub-merchants', 'list', '--json'])).json();
-  assert.deepEqual(list, (await emu.request('GET', '/v1/api/sub-merchants')).json.data);
+  assert.deepEqual(list, (await cli.emu.request('GET', '/v1/api/sub-merchants')).json.data);
   assert.ok(list.sub_merchants.some((s: { id: string }) => s.id === created.json().id));
 });

@@ -1,19 +1,13 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { cliHome, target } from './cli.js';
+import { KEYS } from '../helpers/emulator.js';
+import { cliSession, target } from './cli.js';
 
 // `svc trigger <event>`: the event comes from ordinary calls (a simulated link payment, an
 // approved payroll run), so it is the real one; test keys only.
 
-let emu: TestEmulator;
-const cli = cliHome();
-const svc = (args: string[]) => cli.run([...args, ...target(emu.baseUrl, KEYS.acmeTest)]);
-
-before(async () => {
-  emu = await startTestEmulator();
-});
-after(() => emu.stop());
+const cli = cliSession();
+const { svc } = cli;
 
 test('trigger payment.completed / payment.failed: a link and a simulated payment, with its event', async () => {
   const ok = await svc(['trigger', 'payment.completed', '--amount', '2500', '--method', 'wallet', '--json']);
@@ -23,14 +17,14 @@ test('trigger payment.completed / payment.failed: a link and a simulated payment
   const failed = await svc(['trigger', 'payment.failed']);
   assert.equal(failed.code, 0, 'a failed payment is data');
   assert.match(failed.stdout, /^\[TEST\] Triggered payment\.failed\n/);
-  const events = (await emu.request('GET', '/_emulator/events?merchant_id=mer_acme&environment=test', { key: null })).json.data.events;
+  const events = (await cli.emu.request('GET', '/_emulator/events?merchant_id=mer_acme&environment=test', { key: null })).json.data.events;
   const completed = events.find((e: { type: string; body: string }) => e.type === 'payment.completed' && JSON.parse(e.body).data.payment.id === payment.id);
   assert.ok(completed, 'payment.completed was emitted for it');
   assert.deepEqual(JSON.parse(completed.body).data.link.metadata, { source: 'svc trigger' });
 });
 
 test('trigger refuses a live key and an unknown event (exit 2)', async () => {
-  const live = await cli.run(['trigger', 'payment.completed', ...target(emu.baseUrl, KEYS.acmeLive)]);
+  const live = await cli.run(['trigger', 'payment.completed', ...target(cli.emu.baseUrl, KEYS.acmeLive)]);
   assert.equal(live.code, 2);
   assert.match(live.stderr, /test keys only/);
   const unknown = await svc(['trigger', 'payment.refunded']);
@@ -44,7 +38,7 @@ test('trigger payroll_run.partial and payroll_run.failed: a run is created and a
   assert.equal(partial.json().run.status, 'partial');
   const failed = await svc(['trigger', 'payroll_run.failed', '--pin', '1357', '--json']);
   assert.equal(failed.json().run.status, 'failed');
-  const events = (await emu.request('GET', '/_emulator/events?merchant_id=mer_acme&environment=test', { key: null })).json.data.events;
+  const events = (await cli.emu.request('GET', '/_emulator/events?merchant_id=mer_acme&environment=test', { key: null })).json.data.events;
   const types = events.map((e: { type: string }) => e.type);
   assert.ok(types.includes('payroll_run.partial') && types.includes('payroll_run.failed'));
   const noPin = await svc(['trigger', 'payroll_run.completed']);

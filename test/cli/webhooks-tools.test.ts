@@ -1,24 +1,18 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
-import { KEYS, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
-import { cliHome, startCli, target } from './cli.js';
+import { KEYS, startTestEmulator, tempDir } from '../helpers/emulator.js';
+import { cliSession, startCli, target } from './cli.js';
 import { hmacHeader, merchantReceiver, until } from './webhook-receiver.js';
 
 // verify against vectors computed here with node:crypto; the live-host receiver (--port);
 // tail; endpoints create/list/delete; the emulator's delivery log and redelivery.
 
-let emu: TestEmulator;
-const cli = cliHome();
+const cli = cliSession({ clock: 'system' });
+const { svc } = cli;
 const dir = tempDir('svc-cli-wh-');
-const svc = (args: string[]) => cli.run([...args, ...target(emu.baseUrl, KEYS.acmeTest)]);
-
-before(async () => {
-  emu = await startTestEmulator({ clock: 'system' });
-});
-after(() => emu.stop());
 
 const now = () => Math.floor(Date.now() / 1000);
 const body = '{"type":"payment.completed","createdAt":"2026-11-21T12:00:00Z","data":{"payment":{"id":"pay_1"}}}';
@@ -101,7 +95,7 @@ test('tail --json prints one event per line; --attempts adds the emulator delive
   assert.equal(created.code, 0, created.stderr);
   const { endpoint, secret: endpointSecret } = created.json();
   assert.match(endpointSecret, /^[A-Za-z0-9_-]{43}$/);
-  const tail = startCli(['webhooks', 'tail', '--json', '--attempts', ...target(emu.baseUrl, KEYS.acmeTest)], { env: { HOME: cli.home, XDG_CONFIG_HOME: cli.configHome } });
+  const tail = startCli(['webhooks', 'tail', '--json', '--attempts', ...target(cli.emu.baseUrl, KEYS.acmeTest)], { env: { HOME: cli.home, XDG_CONFIG_HOME: cli.configHome } });
   try {
     await tail.waitFor(/connected; waiting for events/);
     const t = await svc(['trigger', 'payment.completed', '--json']);
@@ -129,7 +123,7 @@ test('tail --json prints one event per line; --attempts adds the emulator delive
   }
 
   const list = await svc(['webhooks', 'endpoints', 'list', '--json']);
-  assert.deepEqual(list.json(), (await emu.request('GET', '/v1/api/webhook-endpoints')).json.data);
+  assert.deepEqual(list.json(), (await cli.emu.request('GET', '/v1/api/webhook-endpoints')).json.data);
   const human = await svc(['webhooks', 'endpoints', 'list']);
   assert.ok(!human.stdout.includes(endpointSecret), 'later reads never show the secret');
   const deleted = await svc(['webhooks', 'endpoints', 'delete', endpoint.id, '--json']);
