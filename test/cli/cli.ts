@@ -79,14 +79,20 @@ export function cliSession(options: EmulatorOptions = {}): CliSession {
   };
 }
 
-export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+/** The caller's environment without SVC_*, CI and FORCE_COLOR, with NO_COLOR, then `extra` (undefined removes). */
+function cliEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^SVC_|^CI$|^FORCE_COLOR$/.test(k)) env[k] = v;
   env.NO_COLOR = '1';
-  for (const [k, v] of Object.entries(opts.env ?? {})) {
+  for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
+  return env;
+}
+
+export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  const env = cliEnv(opts.env);
   const child = spawn(process.execPath, [svcBin, ...args], { cwd: opts.cwd, env, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
   if (opts.input !== undefined) child.stdin!.end(opts.input);
   let stdout = '';
@@ -131,13 +137,7 @@ export interface LongRun {
 
 /** A command that runs until stopped (listen, tail), started the way a developer does. */
 export function startCli(args: string[], opts: CliOptions = {}): LongRun {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^SVC_|^CI$|^FORCE_COLOR$/.test(k)) env[k] = v;
-  env.NO_COLOR = '1';
-  for (const [k, v] of Object.entries(opts.env ?? {})) {
-    if (v === undefined) delete env[k];
-    else env[k] = v;
-  }
+  const env = cliEnv(opts.env);
   const child = spawn(process.execPath, [svcBin, ...args], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
