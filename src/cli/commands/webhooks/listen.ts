@@ -2,9 +2,9 @@ import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { CommonFlags } from '../../options.js';
 import type { Output } from '../../output.js';
-import { EventStream } from '../../../client/stream.js';
 import { splitList } from '../../values.js';
 import { forward, listenDeliveryId, listenHeaders, type ForwardResult } from './forward.js';
+import { followStream } from './follow-stream.js';
 import { appendLog, logPath } from './listen-log.js';
 import { listenSecret } from './listen-secret.js';
 import { runReceiver } from './receiver.js';
@@ -37,42 +37,23 @@ export async function run(_a: string[], flags: ListenFlags): Promise<void> {
     ].join('\n'),
   );
 
-  const stream = new EventStream({ baseUrl: ctx.target.baseUrl, apiKey: ctx.target.apiKey, types, traceId: ctx.api.http.traceId });
-  const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    await stream.run(
-      {
-        event: async (e) => {
-          const deliveryId = listenDeliveryId(e.id);
-          const result = await forward(flags.forward, e.body, listenHeaders(secret, e.body, e.type, deliveryId));
-          appendLog({
-            delivery_id: deliveryId,
-            event_id: e.id,
-            type: e.type,
-            environment: e.environment,
-            body: e.body,
-            forward_url: flags.forward,
-            received_at: new Date().toISOString(),
-            ...result,
-          });
-          printForward(out, { type: e.type, event_id: e.id, delivery_id: deliveryId }, result);
-        },
-        connected: ({ reconnect, resumedFrom }) => {
-          // Without a cursor the stream starts at "now": events from before this line are not sent.
-          if (!reconnect) out.status(out.e.dim('connected; waiting for events'));
-          else out.status(out.e.green(`reconnected${resumedFrom ? `, resuming after ${resumedFrom}` : ''}`));
-        },
-        disconnected: ({ reason, retryInMs }) => out.status(out.e.yellow(`stream lost (${reason}); reconnecting in ${(retryInMs / 1000).toFixed(1)} s`)),
-      },
-      stop.signal,
-    );
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  await followStream(ctx, types, {
+    event: async (e) => {
+      const deliveryId = listenDeliveryId(e.id);
+      const result = await forward(flags.forward, e.body, listenHeaders(secret, e.body, e.type, deliveryId));
+      appendLog({
+        delivery_id: deliveryId,
+        event_id: e.id,
+        type: e.type,
+        environment: e.environment,
+        body: e.body,
+        forward_url: flags.forward,
+        received_at: new Date().toISOString(),
+        ...result,
+      });
+      printForward(out, { type: e.type, event_id: e.id, delivery_id: deliveryId }, result);
+    },
+  });
   out.status('stopped.');
 }
 

@@ -1,7 +1,7 @@
 import { apiContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';
-import { EventStream } from '../../../client/stream.js';
 import { splitList } from '../../values.js';
+import { followStream } from './follow-stream.js';
 
 // `svc webhooks tail`: the live stream printed. --json: one JSON object per line, events as
 // {"kind":"event",id,type,created_at,environment,body} with the body parsed, attempts as
@@ -12,42 +12,23 @@ export async function run(_a: string[], flags: CommonFlags & { events?: string; 
   const out = ctx.out;
   const types = flags.events ? splitList(flags.events) : undefined;
   out.status(`${out.badge('stderr')}${out.e.bold('Tailing')} ${ctx.target.environment} events from ${ctx.target.baseUrl}${types ? ` (${types.join(', ')})` : ''} · Ctrl-C to stop`);
-  const stream = new EventStream({ baseUrl: ctx.target.baseUrl, apiKey: ctx.target.apiKey, types, traceId: ctx.api.http.traceId });
-  const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
   const line = (s: string): void => {
     process.stdout.write(`${s}\n`);
   };
-  try {
-    await stream.run(
-      {
-        event: (e) => {
-          if (out.json) return line(JSON.stringify({ kind: 'event', ...e, body: JSON.parse(e.body) }));
-          const env = JSON.parse(e.body) as { data?: { payment?: { id?: string; status?: string; amount?: number; currency?: string } } };
-          const p = env.data?.payment;
-          line(`${out.c.dim(e.created_at.slice(11, 19))}  ${out.c.bold(e.type.padEnd(22))} ${e.id}${p ? `  ${p.id} ${p.amount} ${p.currency}` : ''}`);
-        },
-        attempt: flags.attempts
-          ? (a) => {
-              if (out.json) return line(JSON.stringify({ kind: 'attempt', ...a }));
-              const ok = a.status_code !== null && a.status_code >= 200 && a.status_code < 300;
-              const status = a.status_code === null ? out.c.red(a.error ?? 'error') : ok ? out.c.green(String(a.status_code)) : out.c.red(String(a.status_code));
-              line(`${out.c.dim(a.at.slice(11, 19))}    ↳ ${a.delivery_id} → ${a.endpoint_id} attempt ${a.attempt}: ${status} ${out.c.dim(`${a.latency_ms ?? '-'} ms, ${a.delivery_status}`)}`);
-            }
-          : undefined,
-        connected: ({ reconnect, resumedFrom }) => {
-          // Without a cursor the stream starts at "now": events from before this line are not sent.
-          if (!reconnect) out.status(out.e.dim('connected; waiting for events'));
-          else out.status(out.e.green(`reconnected${resumedFrom ? `, resuming after ${resumedFrom}` : ''}`));
-        },
-        disconnected: ({ reason, retryInMs }) => out.status(out.e.yellow(`stream lost (${reason}); reconnecting in ${(retryInMs / 1000).toFixed(1)} s`)),
-      },
-      stop.signal,
-    );
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  await followStream(ctx, types, {
+    event: (e) => {
+      if (out.json) return line(JSON.stringify({ kind: 'event', ...e, body: JSON.parse(e.body) }));
+      const env = JSON.parse(e.body) as { data?: { payment?: { id?: string; status?: string; amount?: number; currency?: string } } };
+      const p = env.data?.payment;
+      line(`${out.c.dim(e.created_at.slice(11, 19))}  ${out.c.bold(e.type.padEnd(22))} ${e.id}${p ? `  ${p.id} ${p.amount} ${p.currency}` : ''}`);
+    },
+    attempt: flags.attempts
+      ? (a) => {
+          if (out.json) return line(JSON.stringify({ kind: 'attempt', ...a }));
+          const ok = a.status_code !== null && a.status_code >= 200 && a.status_code < 300;
+          const status = a.status_code === null ? out.c.red(a.error ?? 'error') : ok ? out.c.green(String(a.status_code)) : out.c.red(String(a.status_code));
+          line(`${out.c.dim(a.at.slice(11, 19))}    ↳ ${a.delivery_id} → ${a.endpoint_id} attempt ${a.attempt}: ${status} ${out.c.dim(`${a.latency_ms ?? '-'} ms, ${a.delivery_status}`)}`);
+        }
+      : undefined,
+  });
 }
