@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { LINK_FIELDS } from '../lib/bodies.js';
 import { startChild } from '../lib/child.js';
 import { fetchJson, type LoadResult } from '../lib/load.js';
 import { BENCH_KEY, seedPayments } from '../lib/seed.js';
@@ -44,16 +45,7 @@ class Window {
   describe = (r: LoadResult) => (r.requests > 0 ? `emulator CPU ${(this.cpuMs / r.requests).toFixed(2)} ms/req` : undefined);
 }
 
-const linkBody = JSON.stringify({
-  title: 'Coffee beans, 1 kg',
-  description: 'Single origin, roasted this week',
-  amount: 1200,
-  currency: 'USD',
-  accepted_methods: ['card', 'momo'],
-  expires_at: '2099-01-01T00:00:00Z',
-  redirect_url: 'https://shop.example.com/thanks',
-  metadata: { order_id: 'ord_1042', channel: 'web' },
-});
+const linkBody = JSON.stringify(LINK_FIELDS);
 
 const auth = { authorization: `Bearer ${BENCH_KEY}` };
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { LINK_FIELDS } from '../lib/bodies.js';
 import { startChild, type ChildServer } from '../lib/child.js';
 import type { BenchContext, Subject } from '../lib/types.js';
 
@@ -9,18 +10,7 @@ import type { BenchContext, Subject } from '../lib/types.js';
 export const REF_GET = 'reference.express.get';
 export const REF_POST = 'reference.express-zod.post';
 
-const referenceBody = JSON.stringify({
-  title: 'Coffee beans, 1 kg',
-  description: 'Single origin, roasted this week',
-  amount: 1200,
-  currency: 'USD',
-  accepted_methods: ['card', 'momo'],
-  expires_at: '2099-01-01T00:00:00Z',
-  redirect_url: 'https://shop.example.com/thanks',
-  metadata: { order_id: 'ord_1042', channel: 'web' },
-  customer_email: 'ada@example.com',
-  reference: 'INV-2026-1042',
-});
+const referenceBody = JSON.stringify({ ...LINK_FIELDS, customer_email: 'ada@example.com', reference: 'INV-2026-1042' });
 
 export async function startReferences(ctx: BenchContext): Promise<Subject> {
   const servers = join(ctx.root, 'dist', 'bench', 'servers');
