@@ -3,7 +3,7 @@ import type { StoredRecord, Transaction } from '../../store/store.js';
 import { ApiError, notFound } from '../../schema/errors.js';
 import { newId } from '../../ids.js';
 import { merchantOr404, type Environment } from '../merchants/records.js';
-import { assertBalanceCovers, creditMerchant, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
+import { assertBalanceCovers, creditMerchant, dashboardRecordFields, type CardTransactionFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
 import type { FleetCardRedemption, IssueFleetCard, RedeemFleetCard } from './schema.js';
 
 // Fleet-card redemption. Checks, in this order: the card exists for this merchant and
@@ -30,18 +30,12 @@ export interface FleetCardRecord extends StoredRecord {
   currency: 'USD' | 'LRD';
 }
 
-export interface FleetCardTransactionRecord extends StoredRecord {
+export interface FleetCardTransactionRecord extends StoredRecord, CardTransactionFields {
   id: string;
   card_id: string;
   type: 'redemption' | 'top_up';
   category: string | null;
   amount: number;
-  currency: 'USD' | 'LRD';
-  reference: string | null;
-  location_id: string | null;
-  idempotency_key: string | null;
-  environment: Environment;
-  created_at: string;
   /** Emulator-clock time of the transaction, for period sums. */
   at_ms: number;
 }
@@ -156,12 +150,7 @@ export function topUpFleetCard(services: Pick<Services, 'store' | 'stamps' | 'cl
     type: 'top_up',
     category: null,
     amount,
-    currency: card.currency,
-    reference: null,
-    location_id: null,
-    idempotency_key: null,
-    environment: card.environment,
-    created_at: services.stamps.next(),
+    ...dashboardRecordFields(services, card.currency, card.environment),
     at_ms: services.clock.now(),
   });
   return tx.put<FleetCardRecord>(FLEET_CARDS, { ...card, balance: card.balance + amount });

@@ -3,7 +3,7 @@ import type { StoredRecord, Transaction } from '../../store/store.js';
 import { notFound } from '../../schema/errors.js';
 import { newId } from '../../ids.js';
 import { merchantOr404, type Environment } from '../merchants/records.js';
-import { assertBalanceCovers, creditMerchant, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
+import { assertBalanceCovers, creditMerchant, dashboardRecordFields, type CardTransactionFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
 import type { GiftCardRedemption, IssueGiftCardWallet, RedeemGiftCard } from './schema.js';
 
 // Gift-card pockets hold the customer's money at one merchant. A redemption moves it from the
@@ -23,18 +23,12 @@ export interface GiftCardWalletRecord extends StoredRecord {
   holder_phone?: string;
 }
 
-export interface GiftCardTransactionRecord extends StoredRecord {
+export interface GiftCardTransactionRecord extends StoredRecord, CardTransactionFields {
   id: string;
   wallet_id: string;
   type: 'issue' | 'load' | 'redemption';
   /** Minor units; positive for issue and load, the amount taken for a redemption. */
   amount: number;
-  currency: 'USD' | 'LRD';
-  reference: string | null;
-  location_id: string | null;
-  idempotency_key: string | null;
-  environment: Environment;
-  created_at: string;
 }
 
 export function defineGiftCardIndexes(services: Pick<Services, 'store'>): void {
@@ -78,12 +72,7 @@ function record(services: Pick<Services, 'stamps'>, tx: Transaction, wallet: Gif
     wallet_id: wallet.id,
     type,
     amount,
-    currency: wallet.currency,
-    reference: null,
-    location_id: null,
-    idempotency_key: null,
-    environment: wallet.environment,
-    created_at: services.stamps.next(),
+    ...dashboardRecordFields(services, wallet.currency, wallet.environment),
   });
 }
 

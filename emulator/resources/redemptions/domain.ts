@@ -1,4 +1,4 @@
-import type { MerchantContext } from '../../services.js';
+import type { MerchantContext, Services } from '../../services.js';
 import type { Transaction } from '../../store/store.js';
 import { ApiError } from '../../schema/errors.js';
 import type { Environment } from '../merchants/records.js';
@@ -7,6 +7,7 @@ import { credit } from '../wallets/domain.js';
 // The steps every point-of-sale redemption (gift cards, fleet cards) shares once its own
 // checks have passed: the balance must cover the amount, the transaction records where and
 // under which body key it happened, and the amount is credited to the merchant's wallet.
+// Also the fields every card transaction row stores, redemption or dashboard action.
 
 type Currency = 'USD' | 'LRD';
 
@@ -43,16 +44,23 @@ export function redemptionRecordFields(ctx: MerchantContext, input: RedemptionRe
   };
 }
 
-interface StoredRedemption {
+/** What every card transaction row stores besides its card, type and amount (dashboard rows hold nulls). */
+export interface CardTransactionFields {
   currency: Currency;
   reference: string | null;
   location_id: string | null;
+  idempotency_key: string | null;
   environment: Environment;
   created_at: string;
 }
 
+/** The same fields for a dashboard row (issue, load, top-up): no reference, location or body key. */
+export function dashboardRecordFields(services: Pick<Services, 'stamps'>, currency: Currency, environment: Environment): CardTransactionFields {
+  return { currency, reference: null, location_id: null, idempotency_key: null, environment, created_at: services.stamps.next() };
+}
+
 /** The response's transaction fields after the amount (see `redemptionTransactionTail`). */
-export function redemptionTransactionView(txn: StoredRedemption, idempotencyKey: string) {
+export function redemptionTransactionView(txn: CardTransactionFields, idempotencyKey: string) {
   return {
     currency: txn.currency,
     reference: txn.reference,
