@@ -5,6 +5,7 @@ import { newId } from '../../ids.js';
 import { merchantOr404, type Environment } from '../merchants/records.js';
 import { assertBalanceCovers, creditMerchant, dashboardRecordFields, type CardTransactionFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
 import type { FleetCardRedemption, IssueFleetCard, RedeemFleetCard } from './schema.js';
+import { findOwn } from '../merchants/own.js';
 
 // Fleet-card redemption. Checks, in this order: the card exists for this merchant and
 // environment (404), is active (FLEET_CARD_INACTIVE), allows the category
@@ -65,8 +66,8 @@ function spentSince(services: Pick<Services, 'store'>, cardId: string, since: nu
 }
 
 export function redeemFleetCard(ctx: MerchantContext, input: RedeemFleetCard, tx: Transaction): FleetCardRedemption {
-  const card = ctx.store.get<FleetCardRecord>(FLEET_CARDS, input.fleet_card_id);
-  if (!card || card.merchant_id !== ctx.merchant.id || card.environment !== ctx.environment) throw notFound('fleet card');
+  const card = findOwn<FleetCardRecord>(ctx, FLEET_CARDS, input.fleet_card_id);
+  if (!card) throw notFound('fleet card');
   if (card.status !== 'active') throw new ApiError('FLEET_CARD_INACTIVE', `Fleet card ${card.id} is not active.`);
   if (!card.allowed_categories.includes(input.category)) {
     throw new ApiError('CATEGORY_NOT_ALLOWED', `Fleet card ${card.id} does not allow "${input.category}" (allowed: ${card.allowed_categories.join(', ')}).`);

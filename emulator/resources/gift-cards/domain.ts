@@ -5,6 +5,7 @@ import { newId } from '../../ids.js';
 import { merchantOr404, type Environment } from '../merchants/records.js';
 import { assertBalanceCovers, creditMerchant, dashboardRecordFields, type CardTransactionFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
 import type { GiftCardRedemption, IssueGiftCardWallet, RedeemGiftCard } from './schema.js';
+import { findOwn } from '../merchants/own.js';
 
 // Gift-card pockets hold the customer's money at one merchant. A redemption moves it from the
 // pocket to the merchant's own wallet (same currency, ledger reason gift_card_redemption), so
@@ -38,9 +39,9 @@ export function defineGiftCardIndexes(services: Pick<Services, 'store'>): void {
 const walletState = (w: GiftCardWalletRecord) => ({ id: w.id, balance: w.balance, currency: w.currency });
 
 export function redeemGiftCard(ctx: MerchantContext, input: RedeemGiftCard, tx: Transaction): GiftCardRedemption {
-  const wallet = ctx.store.get<GiftCardWalletRecord>(GIFT_CARD_WALLETS, input.merchant_wallet_id);
+  const wallet = findOwn<GiftCardWalletRecord>(ctx, GIFT_CARD_WALLETS, input.merchant_wallet_id);
   // A pocket of another merchant or environment is indistinguishable from an absent one.
-  if (!wallet || wallet.merchant_id !== ctx.merchant.id || wallet.environment !== ctx.environment) throw notFound('merchant wallet');
+  if (!wallet) throw notFound('merchant wallet');
   assertBalanceCovers('The gift-card wallet', wallet.balance, wallet.currency, input.amount);
   const updated = tx.put<GiftCardWalletRecord>(GIFT_CARD_WALLETS, { ...wallet, balance: wallet.balance - input.amount });
   const txn = tx.put<GiftCardTransactionRecord>(GIFT_CARD_TRANSACTIONS, {

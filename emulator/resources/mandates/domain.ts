@@ -9,6 +9,7 @@ import { findUserByPhone, type UserRecord } from '../users/domain.js';
 import { normalizePhone } from '../users/phone.js';
 import { checkPin, userPinSubject } from '../users/pin-guard.js';
 import type { CardDetails, CreateMandate, MandatePublic } from './schema.js';
+import { findOwn } from '../merchants/own.js';
 
 // Mandates: a customer's standing authorization for a merchant to charge them (charges/).
 // A test key's mandate is active at creation; a live one waits in `pending` until the
@@ -106,8 +107,8 @@ export function createMandate(ctx: MerchantContext, input: CreateMandate, tx: Tr
 
 /** A mandate of the caller's merchant and environment; anything else is the same 404. */
 export function getOwnMandate(ctx: MerchantContext, id: string): MandateRecord {
-  const m = ctx.store.get<MandateRecord>(MANDATES, id);
-  if (!m || m.merchant_id !== ctx.merchant.id || m.environment !== ctx.environment) throw notFound('mandate');
+  const m = findOwn<MandateRecord>(ctx, MANDATES, id);
+  if (!m) throw notFound('mandate');
   return m;
 }
 

@@ -5,6 +5,7 @@ import { newId, newLinkCode } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { MERCHANTS, type MerchantRecord } from '../merchants/records.js';
 import type { CreatePaymentLink, PaymentLink } from './schema.js';
+import { findOwn } from '../merchants/own.js';
 
 export const PAYMENT_LINKS = 'payment_links';
 
@@ -101,8 +102,8 @@ export function createLink(ctx: MerchantContext, input: CreatePaymentLink, tx: T
 
 /** A link of the caller's merchant and environment; anything else is indistinguishable 404. */
 export function getOwnLink(ctx: MerchantContext, id: string): LinkRecord {
-  const link = ctx.store.get<LinkRecord>(PAYMENT_LINKS, id);
-  if (!link || link.merchant_id !== ctx.merchant.id || link.environment !== ctx.environment) throw notFound('payment link');
+  const link = findOwn<LinkRecord>(ctx, PAYMENT_LINKS, id);
+  if (!link) throw notFound('payment link');
   return link;
 }
 

@@ -7,6 +7,7 @@ import type { Environment } from '../merchants/records.js';
 import { emitEvent } from '../events/outbox.js';
 import { PAYMENT_LINKS, toPublicLink, type LinkRecord } from '../payment-links/domain.js';
 import type { ListPaymentsQuery, Payment, SummaryQuery } from './schema.js';
+import { findOwn } from '../merchants/own.js';
 
 // Payments: link payments and mandate charges share one record, one list and one summary.
 // `settlePayment` is the production fan-out every path goes through — simulate, the checkout
@@ -113,8 +114,8 @@ export function applyOutcome(services: SettleServices, tx: Transaction, payment:
 
 
 export function getOwnPayment(ctx: MerchantContext, id: string): PaymentRecord {
-  const p = ctx.store.get<PaymentRecord>(PAYMENTS, id);
-  if (!p || p.merchant_id !== ctx.merchant.id || p.environment !== ctx.environment) throw notFound('payment');
+  const p = findOwn<PaymentRecord>(ctx, PAYMENTS, id);
+  if (!p) throw notFound('payment');
   return p;
 }
 

@@ -8,6 +8,7 @@ import { PAYEES, type PayeeRecord } from '../payees/domain.js';
 import { scopeKey } from '../payments/domain.js';
 import { PAYOUT_PAGE_DEFAULT, type CreatePayout, type ListPayoutsQuery, type Payout } from './schema.js';
 import type { z } from 'zod';
+import { findOwn } from '../merchants/own.js';
 
 // Payouts: checked against the payee (approved, same currency, per-payout and daily caps),
 // debited from the merchant's wallet the moment they are accepted, then answered by the
@@ -83,8 +84,8 @@ export function payeeDayTotal(services: Pick<Services, 'store'>, payeeId: string
 }
 
 function checkPayee(ctx: MerchantContext, input: CreatePayout): PayeeRecord {
-  const payee = ctx.store.get<PayeeRecord>(PAYEES, input.payee_id);
-  if (!payee || payee.merchant_id !== ctx.merchant.id || payee.environment !== ctx.environment) throw invalid('payee_id', 'no such payee');
+  const payee = findOwn<PayeeRecord>(ctx, PAYEES, input.payee_id);
+  if (!payee) throw invalid('payee_id', 'no such payee');
   if (payee.status === 'revoked') throw invalid('payee_id', 'this payee has been revoked');
   if (payee.status !== 'approved') throw invalid('payee_id', 'this payee has not been approved by the business owner yet');
   if (input.currency !== payee.currency) throw invalid('currency', `must equal the payee's currency (${payee.currency})`);
@@ -179,8 +180,8 @@ export function resumePayouts(services: Services): void {
 }
 
 export function getOwnPayout(ctx: MerchantContext, id: string): PayoutRecord {
-  const payout = ctx.store.get<PayoutRecord>(PAYOUTS, id);
-  if (!payout || payout.merchant_id !== ctx.merchant.id || payout.environment !== ctx.environment) throw notFound('payout');
+  const payout = findOwn<PayoutRecord>(ctx, PAYOUTS, id);
+  if (!payout) throw notFound('payout');
   return payout;
 }
 

@@ -8,6 +8,7 @@ import { debit } from '../wallets/domain.js';
 import { creditUser, findUserByPhone } from '../users/domain.js';
 import { checkPin, ownerPinSubject } from '../users/pin-guard.js';
 import type { CreatePayrollRun, PayrollLinePublic, PayrollRunPublic } from './schema.js';
+import { findOwn } from '../merchants/own.js';
 
 // Payroll runs. The API creates a run in `pending_approval`; only the business owner's PIN,
 // on the approval page or through the control API (`svc payroll approve`), executes it —
@@ -96,8 +97,8 @@ export function createPayrollRun(ctx: MerchantContext, input: CreatePayrollRun, 
 }
 
 export function getOwnRun(ctx: MerchantContext, id: string): PayrollRunRecord {
-  const run = ctx.store.get<PayrollRunRecord>(PAYROLL_RUNS, id);
-  if (!run || run.merchant_id !== ctx.merchant.id || run.environment !== ctx.environment) throw notFound('payroll run');
+  const run = findOwn<PayrollRunRecord>(ctx, PAYROLL_RUNS, id);
+  if (!run) throw notFound('payroll run');
   return run;
 }
 

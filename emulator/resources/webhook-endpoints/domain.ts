@@ -6,6 +6,7 @@ import { invalid, notFound } from '../../schema/errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import type { CreateWebhookEndpoint, WebhookEndpoint } from './schema.js';
+import { findOwn } from '../merchants/own.js';
 
 export const WEBHOOK_ENDPOINTS = 'webhook_endpoints';
 
@@ -78,8 +79,8 @@ export function listEndpoints(ctx: MerchantContext) {
 }
 
 export function getOwnEndpoint(ctx: MerchantContext, id: string): EndpointRecord {
-  const e = ctx.store.get<EndpointRecord>(WEBHOOK_ENDPOINTS, id);
-  if (!e || e.deleted_at || e.merchant_id !== ctx.merchant.id || e.environment !== ctx.environment) throw notFound('webhook endpoint');
+  const e = findOwn<EndpointRecord>(ctx, WEBHOOK_ENDPOINTS, id);
+  if (!e || e.deleted_at) throw notFound('webhook endpoint');
   return e;
 }
 

@@ -1,0 +1,17 @@
+import type { MerchantContext } from '../../services.js';
+import type { StoredRecord } from '../../store/store.js';
+import type { Environment } from './records.js';
+
+/**
+ * A record of the calling key's merchant and environment, or undefined. Another merchant's
+ * record, or one of the other environment, is indistinguishable from an absent one: callers
+ * answer both the same way (404), so ids cannot be probed across merchants.
+ */
+export function findOwn<T extends StoredRecord & { merchant_id: string; environment: Environment }>(
+  ctx: Pick<MerchantContext, 'store' | 'merchant' | 'environment'>,
+  collection: string,
+  id: string,
+): T | undefined {
+  const record = ctx.store.get<T>(collection, id);
+  return record && record.merchant_id === ctx.merchant.id && record.environment === ctx.environment ? record : undefined;
+}
