@@ -103,14 +103,15 @@ ${target ? html`<p class="muted">Returning you to the seller in ${AUTO_RETURN_SE
     );
   }
 
+  // The spec: a failed order shows only the Return to seller button. Without a redirect_url the
+  // payer stays here, so the way to pay again is offered instead.
   const target = back ? returnUrl(back, { paymentId: payment.id, linkCode: link.link_code, status: 'failed' }) : undefined;
   return layout(
     { ...base, title: 'Payment failed' },
     html`<h1>${link.title}</h1>
 <div class="alert error" role="alert"><p class="status">Payment failed</p><p>${checkout?.failure_reason ?? 'The payment did not go through.'} Nothing was charged.</p></div>
 ${details}
-${target ? returnButton(target) : ''}
-<p><a href="${linkPath(link)}">Try again</a></p>`,
+${target ? returnButton(target) : html`<p><a href="${linkPath(link)}">Try again</a></p>`}`,
   );
 }
 

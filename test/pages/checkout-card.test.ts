@@ -71,6 +71,8 @@ test('card: a decline card fails the payment; only the Return to seller button, 
     await page.getByText('The card was declined.').waitFor();
     const paymentId = paymentIdOf(page);
     assert.equal(await page.locator('meta[http-equiv="refresh"]').count(), 0, 'a failed payment does not return by itself');
+    const actions = await page.locator('main a, main button').allTextContents();
+    assert.deepEqual(actions.map((t) => t.trim()), ['Return to seller'], 'only the Return to seller button');
     await screenshot(page, 'checkout-card-declined');
 
     await page.getByRole('link', { name: 'Return to seller' }).click();
