@@ -36,3 +36,24 @@ test('wallets list / top-up; gift-card wallets and fleet cards issue, load, stat
   assert.ok((await ctl(['fleet-cards', 'list', '--json'])).stdout.includes(id));
   assert.equal((await ctl(['fleet-cards', 'status', id, 'paused'])).code, 2);
 });
+
+test('payout-provider queue makes the next payout fail; show reads the queue; a bad outcome is a usage error', async () => {
+  const queued = await ctl(['payout-provider', 'queue', 'failed', '--json']);
+  assert.equal(queued.code, 0, queued.stderr);
+  assert.deepEqual(queued.json().queued_outcomes, ['failed']);
+  assert.deepEqual((await ctl(['payout-provider', 'show', '--json'])).json(), await control('/payouts/provider'));
+
+  const created = await cli.emu.request('POST', '/v1/api/payouts', {
+    idempotencyKey: `po-${Date.now()}`,
+    body: { payee_id: 'payee_ada', amount_cents: 1000, currency: 'USD' },
+  });
+  assert.equal(created.status, 201, created.text);
+  cli.emu.services.clock.advance(60_000);
+  const read = await cli.emu.request('GET', `/v1/api/payouts/${created.json.data.id}`);
+  assert.equal(read.json.data.status, 'failed');
+  assert.deepEqual((await ctl(['payout-provider', 'show', '--json'])).json().queued_outcomes, []);
+
+  const human = await ctl(['payout-provider', 'show']);
+  assert.match(human.stdout, /default outcome\s+completed/);
+  assert.equal((await ctl(['payout-provider', 'queue', 'maybe'])).code, 2);
+});

@@ -88,6 +88,17 @@ export function register(emulator: Command): void {
     ['svc emulator payees caps payee_ada --daily-cap 50000'],
   );
 
+  const provider = emulator.command('payout-provider').description('What the emulated payout provider answers');
+  examples(c(provider, 'show', 'Delay, default outcome and queued outcomes').action(lazy(() => import('./payout-provider.js'), 'show')), [
+    'svc emulator payout-provider show',
+  ]);
+  examples(
+    c(provider, 'queue', 'Set the outcomes of the next payouts accepted (no outcomes: clear the queue)')
+      .argument('[outcomes...]', 'completed or failed, in order')
+      .action(lazy(() => import('./payout-provider.js'), 'queue')),
+    ['svc emulator payout-provider queue failed', 'svc emulator payout-provider queue failed completed'],
+  );
+
   const wallets = emulator.command('wallets').description("Merchant wallets and their ledgers");
   examples(
     merchantOpts(c(wallets, 'list', "A merchant's wallet balances with the newest ledger entries"))
