@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { EmulatorClock, type ClockMode } from './clock.js';
 import { FileStore } from './store/file-store.js';
-import { EventBus, type EmulatorConfig, type Logger, type Services } from './services.js';
+import { type EmulatorConfig, type Logger, type Services } from './services.js';
 import { Timestamps } from './ids.js';
 import { createApp } from './app.js';
 import { resources } from './registry.js';
@@ -80,7 +80,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     latencyMs: 0,
     ...options.config,
   };
-  const services: Services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, bus: new EventBus(), hooks: { paymentSettled: [] } };
+  const services: Services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, hooks: { paymentSettled: [] } };
 
   for (const r of resources) r.setup?.(services);
   if (store.count('merchants') === 0) seed(services, readFixtures(options.fixtures ?? DEFAULT_FIXTURES));

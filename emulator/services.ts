@@ -12,8 +12,6 @@ export interface Services {
   stamps: Timestamps;
   config: EmulatorConfig;
   log: Logger;
-  /** In-process notifications (the webhook engine and the live stream listen). */
-  bus: EventBus;
   /** Reactions other modules register at setup, run inside the transaction that caused them. */
   hooks: Hooks;
 }
@@ -51,23 +49,4 @@ export interface Logger {
   warn(message: string): void;
   /** Messages a person at the emulator's console should see (OTP "SMS", for example). */
   notice(message: string): void;
-}
-
-export type BusListener = (topic: string, payload: unknown) => void;
-
-export class EventBus {
-  private listeners = new Set<BusListener>();
-  on(fn: BusListener): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
-  }
-  emit(topic: string, payload: unknown): void {
-    for (const fn of this.listeners) {
-      try {
-        fn(topic, payload);
-      } catch (err) {
-        console.error('[bus] listener failed:', err);
-      }
-    }
-  }
 }

@@ -64,7 +64,6 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
     if (route.idempotency) {
       const { header, required } = route.idempotency;
       const idemKey = checkKey(header, req.get(header), required);
-      const print = fingerprint(route.method, req.path, key.environment, body);
       // The body key gets its own ledger record (prefixed with the field name), so the same
       // string used as header and body key on one request does not collide with itself.
       const bodyField = route.idempotency.bodyField;
@@ -74,6 +73,8 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
         candidates.push(idemKey);
       }
       if (bodyField) candidates.push(`${bodyField}=${checkBodyKey(bodyField, body)}`);
+      // Fingerprint only when a key is held: a route whose key is optional pays nothing without one.
+      const print = candidates.length > 0 ? fingerprint(route.method, req.path, key.environment, body) : '';
       for (const k of candidates) {
         const replay = ledger.begin(merchant.id, k, print);
         if (replay) {

@@ -63,14 +63,11 @@ export class FileStore extends MemoryStore {
     return store;
   }
 
-  /** True when the data dir held a store before this process opened it. */
-  existed = false;
   /** Releases the data dir's lock (see dir-lock.ts). */
   private unlock: () => void = () => {};
 
   private async load(): Promise<void> {
     const hasSnapshot = existsSync(join(this.dir, 'store.json'));
-    this.existed = hasSnapshot || existsSync(this.journalPath);
     await this.snapshotDb.read();
     let replayed = 0;
     for (const [collection, records] of Object.entries(this.snapshotDb.data.collections)) {
