@@ -11,6 +11,7 @@ import { controlRouter } from './control/router.js';
 import { randomHex } from './ids.js';
 import { openApiHandlers } from './openapi/serve.js';
 import { watchEventLoop } from './control/metrics.js';
+import { localOnly } from './http/local-guard.js';
 
 // The HTTP layer: it only translates. Trace ids, body parsing, the merchant routes (through
 // the gateway), the control API, and the envelope for everything that falls through.
@@ -57,8 +58,9 @@ export function createApp(services: Services, options: AppOptions) {
   app.use('/_emulator', controlRouter(services));
   // The OpenAPI document of the /v1 routes above (no key needed: it describes, it does not act).
   const openApi = openApiHandlers(services);
-  app.get('/openapi.yaml', openApi.yaml);
-  app.get('/openapi.json', openApi.json);
+  const local = localOnly(services, { allowAuthorization: true });
+  app.get('/openapi.yaml', local, openApi.yaml);
+  app.get('/openapi.json', local, openApi.json);
   for (const r of resources) r.http?.(app, services); // the live stream (webhooks/stream.ts)
   // Stalls are recorded from the start, not from the first GET /_emulator/metrics.
   watchEventLoop(services);

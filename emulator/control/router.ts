@@ -1,27 +1,21 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import type { Services } from '../services.js';
 import { ApiError } from '../schema/errors.js';
 import { describeZodError, sendError, sendJson, successBody } from '../gateway/envelope.js';
 import { controlRoutes } from './routes.js';
 import { resourceControlRoutes } from '../registry.js';
 import type { ControlRoute } from './route.js';
+import { localOnly } from '../http/local-guard.js';
 
 // The emulator's control API: what the spec puts on a dashboard or phone (payees, cards,
 // top-ups, approvals, redelivery, the OTP inbox) plus the clock. It lives outside /v1, answers
-// only loopback callers, and refuses any request that carries a merchant key, so a merchant
-// integration can never reach it by accident.
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+// only loopback callers with a loopback Host and no foreign Origin, and refuses any request
+// that carries an Authorization header (http/local-guard.ts), so neither a merchant
+// integration nor a web page can reach it.
 
 export function controlRouter(services: Services): Router {
   const router = express.Router();
-  router.use((req: Request, res: Response, next: NextFunction) => {
-    if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) return sendError(res, new ApiError('FORBIDDEN', 'The control API answers loopback callers only.'));
-    if (/^Bearer +svc_/i.test(req.get('authorization') ?? '')) {
-      return sendError(res, new ApiError('FORBIDDEN', 'The control API is not reachable with a merchant API key; call it without Authorization.'));
-    }
-    next();
-  });
+  router.use(localOnly(services, { loopbackPeer: true }));
   const routes: ControlRoute[] = [...controlRoutes, ...resourceControlRoutes()];
   for (const route of routes) {
     router[route.method](route.path, (req: Request, res: Response) => {

@@ -5,6 +5,7 @@ import { defineWebhookIndexes } from './records.js';
 import { DeliveryEngine } from './engine.js';
 import { StreamHub, STREAM_PATH } from './stream.js';
 import { webhookControlRoutes } from './control.js';
+import { localOnly } from '../http/local-guard.js';
 
 // The webhooks runtime of one emulator: the delivery engine and the live stream. Created at
 // setup (before the app is built, so the stream route can be mounted), started once the
@@ -33,7 +34,8 @@ export const webhooksModule: ResourceModule = {
   },
   http(app: Express, services: Services) {
     const { hub } = runtime(services);
-    app.get(STREAM_PATH, (req: Request, res: Response) => hub.handle(req, res));
+    // Host and Origin checked; the merchant key it authenticates with is the stream's own door.
+    app.get(STREAM_PATH, localOnly(services, { allowAuthorization: true }), (req: Request, res: Response) => hub.handle(req, res));
   },
   start(services) {
     const { engine, hub } = runtime(services);
