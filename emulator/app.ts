@@ -12,6 +12,7 @@ import { randomHex } from './ids.js';
 import { openApiHandlers } from './openapi/serve.js';
 import { watchEventLoop } from './control/metrics.js';
 import { localOnly } from './http/local-guard.js';
+import { requireHost } from './http/client-error.js';
 
 // The HTTP layer: it only translates. Trace ids, body parsing, the merchant routes (through
 // the gateway), the control API, and the envelope for everything that falls through.
@@ -47,6 +48,7 @@ export function createApp(services: Services, options: AppOptions) {
     }
     next();
   });
+  app.use(requireHost);
 
   // Bodies are JSON whatever the Content-Type says (curl -d sends form encoding by default),
   // except on the hosted pages, whose forms post urlencoded bodies (pages/router.ts reads them).

@@ -8,6 +8,7 @@ import { FileStore } from './store/file-store.js';
 import { type EmulatorConfig, type Logger, type Services } from './services.js';
 import { Timestamps } from './ids.js';
 import { createApp } from './app.js';
+import { answerClientErrors } from './http/client-error.js';
 import { resources } from './registry.js';
 import { listKeys, readFixtures, seed } from './fixtures.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from './gateway/rate-limit.js';
@@ -92,6 +93,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const s = app.listen(options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST, (err?: Error) => (err ? fail(err) : ok(s)));
     s.once('error', fail);
   });
+  answerClientErrors(server); // node's own 400/431 answers, in the envelope
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   config.baseUrl = `http://${host}:${address.port}`;
