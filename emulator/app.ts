@@ -13,6 +13,7 @@ import { openApiHandlers } from './openapi/serve.js';
 import { watchEventLoop } from './control/metrics.js';
 import { localOnly } from './http/local-guard.js';
 import { requireHost } from './http/client-error.js';
+import { refuseDeepJson } from './http/json-depth.js';
 
 // The HTTP layer: it only translates. Trace ids, body parsing, the merchant routes (through
 // the gateway), the control API, and the envelope for everything that falls through.
@@ -52,7 +53,7 @@ export function createApp(services: Services, options: AppOptions) {
 
   // Bodies are JSON whatever the Content-Type says (curl -d sends form encoding by default),
   // except on the hosted pages, whose forms post urlencoded bodies (pages/router.ts reads them).
-  const json = express.json({ type: () => true, limit: '1mb', strict: false });
+  const json = express.json({ type: () => true, limit: '1mb', strict: false, verify: refuseDeepJson });
   app.use((req: Request, res: Response, next: NextFunction) => (/^\/checkout(\/|$)/.test(req.path) ? next() : json(req, res, next)));
 
   const gateway: Gateway = { services, limiter: new RateLimiter(options.rateLimit), ledger: new IdempotencyLedger(services) };
@@ -74,6 +75,7 @@ export function createApp(services: Services, options: AppOptions) {
   // Body-parser failures (bad JSON, too large) and anything else thrown outside the gateway.
   app.use((err: Error & { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
     if (err.type === 'entity.parse.failed') return sendError(res, new ApiError('VALIDATION_ERROR', `body: not valid JSON (${err.message})`));
+    if (err.type === 'entity.too.deep') return sendError(res, new ApiError('VALIDATION_ERROR', err.message));
     if (err.type === 'entity.too.large') return sendError(res, new ApiError('VALIDATION_ERROR', 'body: larger than the 1 MB limit'));
     // The router could not percent-decode a path parameter: no resource has such an id.
     if (err.status === 400 && /^Failed to decode param/.test(err.message)) {
