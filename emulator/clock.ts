@@ -35,6 +35,19 @@ interface Timer {
 // but re-arming keeps long waits (and big advances) exact.
 const MAX_TIMEOUT = 2 ** 31 - 1;
 
+/**
+ * The latest time the clock may show: 2200-01-01T00:00:00.000Z. Past ±8.64e15 ms a Date is
+ * invalid and toISOString() throws on every later write; well before that, creation stamps
+ * (ids.ts) count microseconds in a number, exact only up to 2^53 µs (mid-2255), beyond which
+ * they would stop increasing. 2200 is a round bound inside both.
+ */
+export const MAX_CLOCK_MS = Date.UTC(2200, 0, 1);
+const MAX_CLOCK_ISO = '2200-01-01T00:00:00.000Z';
+
+/** How far the clock can still move forward, in ms. */
+export { MAX_CLOCK_ISO };
+export const clockRoom = (clock: Pick<Clock, 'now'>) => MAX_CLOCK_MS - clock.now();
+
 export class EmulatorClock implements Clock {
   readonly mode: ClockMode;
   private offset = 0;
@@ -46,6 +59,9 @@ export class EmulatorClock implements Clock {
 
   constructor(mode: ClockMode = 'system', start?: number) {
     this.mode = mode;
+    if (start !== undefined && !(Number.isSafeInteger(start) && start >= 0 && start <= MAX_CLOCK_MS)) {
+      throw new RangeError(`the clock's start must be between 1970 and ${MAX_CLOCK_ISO} (ms since the epoch), got ${start}`);
+    }
     this.frozenAt = start ?? Date.now();
     if (mode === 'system' && start !== undefined) this.offset = start - Date.now();
   }
@@ -72,6 +88,7 @@ export class EmulatorClock implements Clock {
 
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance() takes a non-negative number of ms');
+    if (ms > clockRoom(this)) throw new RangeError(`advance(${ms}) would move the clock past ${MAX_CLOCK_ISO}`);
     if (this.mode === 'manual') this.frozenAt += ms;
     else this.offset += ms;
     this.fireDue();

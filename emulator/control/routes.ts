@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDuration } from '../clock.js';
+import { clockRoom, MAX_CLOCK_ISO, parseDuration } from '../clock.js';
 import { invalid } from '../schema/errors.js';
 import { listKeys } from '../fixtures.js';
 import { defineControl, type ControlRoute } from './route.js';
@@ -39,14 +39,19 @@ export const controlRoutes: ControlRoute[] = [
     body: z.strictObject({ by: z.string().optional(), ms: z.int().min(0).optional() }),
     handler: (s, { body }) => {
       let ms: number;
+      let field = 'ms';
       if (body.ms !== undefined) ms = body.ms;
       else if (body.by !== undefined) {
+        field = 'by';
         try {
           ms = parseDuration(body.by);
         } catch (err) {
           throw invalid('by', (err as Error).message);
         }
       } else throw invalid('body', 'give "by" (e.g. "2h") or "ms"');
+      // The clock must stay where dates and stamps are exact (clock.ts, MAX_CLOCK_MS).
+      const room = clockRoom(s.clock);
+      if (ms > room) throw invalid(field, `would move the clock past ${MAX_CLOCK_ISO}, the latest time it can show; it can move at most ${room} ms from ${new Date(s.clock.now()).toISOString()}`);
       s.clock.advance(ms);
       return clockState(s);
     },
