@@ -5,13 +5,19 @@ import { SCOPES } from './schema/common.js';
 import { API_KEYS, KEY_PATTERN, MERCHANTS, sha256, type KeyRecord, type MerchantRecord } from './resources/merchants/records.js';
 import { hashPin } from './resources/merchants/pin.js';
 import { credit } from './resources/wallets/domain.js';
+import { creditUser } from './resources/users/domain.js';
+import { issueFleetCard } from './resources/fleet-cards/domain.js';
+import type { IssueFleetCard } from './resources/fleet-cards/schema.js';
+import { issueGiftCardWallet } from './resources/gift-cards/domain.js';
+import { Balance } from './schema/money.js';
 
 // Fixtures seed a fresh data dir: merchants and their keys, service users, and what the
 // dashboard would otherwise have set up (payees, cards, wallet balances). A data dir that
 // already holds a store is never re-seeded: a restart keeps everything as it was.
 
 const Env = z.enum(['test', 'live']);
-const Minor = z.int().min(0);
+// Balances and caps: non-negative safe integers, the bound every balance change keeps (schema/money.ts).
+const Minor = Balance;
 
 const FixtureKey = z.strictObject({
   name: z.string(),
@@ -90,6 +96,15 @@ export function readFixtures(path: string): FixtureFile {
 }
 
 export function seed(services: Services, fixtures: FixtureFile): void {
+  try {
+    seedAll(services, fixtures);
+  } catch (err) {
+    // A balance the ledgers refuse (e.g. two opening entries adding up past the safe range).
+    throw new Error(`fixtures cannot be seeded: ${(err as Error).message}`);
+  }
+}
+
+function seedAll(services: Services, fixtures: FixtureFile): void {
   const createdAt = new Date(services.clock.now()).toISOString();
   services.store.transaction((tx) => {
     for (const m of fixtures.merchants) {
@@ -115,11 +130,13 @@ export function seed(services: Services, fixtures: FixtureFile): void {
         });
         if (!k.key.startsWith(`svc_${k.environment}_`)) throw new Error(`fixture key ${k.name}: prefix does not match environment ${k.environment}`);
       }
-      // Opening balances go through the ledger, so balance == sum(entries) from the start.
+      // Opening balances go through each ledger (a `fixture` entry, or the cards' `issue`
+      // transaction), so every balance == the sum of its entries from the start, and a sum past
+      // the safe-integer range is refused as any other balance change is.
       for (const w of m.wallets) if (w.balance > 0) credit(services, tx, { merchantId: m.id, environment: w.environment, currency: w.currency }, w.balance, 'fixture');
       for (const p of m.payees) tx.put('payees', { ...p, merchant_id: m.id, created_at: createdAt });
-      for (const g of m.gift_card_wallets) tx.put('gift_card_wallets', { ...g, merchant_id: m.id });
-      for (const f of m.fleet_cards) tx.put('fleet_cards', { ...f, merchant_id: m.id });
+      for (const g of m.gift_card_wallets) issueGiftCardWallet(services, tx, { ...g, merchant_id: m.id });
+      for (const f of m.fleet_cards) issueFleetCard(services, tx, { ...f, allowed_categories: f.allowed_categories as IssueFleetCard['allowed_categories'], merchant_id: m.id });
     }
     for (const u of fixtures.users) {
       // A service user's wallet exists in both environments; test traffic never drains live money.
@@ -128,11 +145,17 @@ export function seed(services: Services, fixtures: FixtureFile): void {
         name: u.name,
         phone: u.phone,
         pin_hash: hashPin(u.pin),
-        wallets: { test: { ...u.wallets }, live: { ...u.wallets } },
+        // Every fixture currency is listed (at 0 until its opening entry below), as before.
+        wallets: { test: zeroed(u.wallets), live: zeroed(u.wallets) },
       });
+      for (const environment of ['test', 'live'] as const) {
+        for (const [currency, balance] of Object.entries(u.wallets)) if (balance > 0) creditUser(services, tx, u.id, environment, currency, balance, 'fixture');
+      }
     }
   });
 }
+
+const zeroed = (wallets: Record<string, number>) => Object.fromEntries(Object.keys(wallets).map((c) => [c, 0]));
 
 /** The keys as the ready line lists them. */
 export function listKeys(services: Pick<Services, 'store'>) {

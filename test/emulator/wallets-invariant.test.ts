@@ -12,7 +12,8 @@ import { idem, KEYS, startTestEmulator, type TestEmulator } from '../helpers/emu
 //   3. the ledger's reasons add up to the operations the test saw answered;
 //   4. everything the test environment holds (merchant wallets, service users' wallets,
 //      gift-card pockets, fleet cards) plus processing payouts equals what it held at the start
-//      plus money that came in from outside minus money that left through completed payouts.
+//      plus money that came in from outside minus money that left through completed payouts;
+//   5. every balance of every kind is the sum of its own ledger, from the seeded start on.
 
 const MERCHANTS = ['mer_acme', 'mer_globex'];
 let emu: TestEmulator;
@@ -45,10 +46,50 @@ async function holdings(merchantIds: string[]): Promise<ByCurrency> {
   return total;
 }
 
+/**
+ * 5. Every balance anywhere — merchant wallets, service users' wallets, gift-card wallets, fleet
+ * cards — equals the sum of its own ledger, opening (fixture) balances included.
+ */
+async function assertEveryBalanceIsItsLedger(merchantIds: string[]) {
+  const sum = (xs: Array<{ amount: number }>) => xs.reduce((t, x) => t + x.amount, 0);
+  for (const id of merchantIds) {
+    for (const w of (await control('GET', `/wallets?merchant_id=${id}&entries=10000`)).wallets) {
+      assert.equal(w.entry_sum, w.balance, `wallet ${w.id}`);
+    }
+    for (const g of (await control('GET', `/gift-card-wallets?merchant_id=${id}`)).gift_card_wallets) {
+      const ledger = await control('GET', `/gift-card-wallets/${g.id}/transactions`);
+      assert.equal(sum(ledger.transactions), g.balance, `gift-card wallet ${g.id}`);
+    }
+    for (const c of (await control('GET', `/fleet-cards?merchant_id=${id}`)).fleet_cards) {
+      const ledger = await control('GET', `/fleet-cards/${c.id}/transactions`);
+      assert.equal(sum(ledger.transactions), c.balance, `fleet card ${c.id}`);
+    }
+  }
+  for (const u of (await control('GET', '/users')).users) {
+    for (const [environment, wallets] of Object.entries(u.wallets as Record<string, ByCurrency>)) {
+      for (const [currency, balance] of Object.entries(wallets)) {
+        const entries = (u.entries as Array<{ environment: string; currency: string; amount: number }>).filter((e) => e.environment === environment && e.currency === currency);
+        assert.equal(sum(entries), balance, `user ${u.id} ${environment} ${currency}`);
+      }
+    }
+  }
+}
+
 before(async () => {
   emu = await startTestEmulator({ clockStart: Date.parse('2026-05-05T08:00:00.000Z') });
 });
 after(() => emu.stop());
+
+test('every seeded balance starts as an opening entry of its ledger', async () => {
+  await assertEveryBalanceIsItsLedger(MERCHANTS);
+  // The fixtures do seed non-zero balances of every kind, so the check above had work to do.
+  const held = await holdings(MERCHANTS);
+  assert.ok(Object.values(held).every((v) => v > 0));
+  const mary = await control('GET', `/users/${encodeURIComponent('+231770000201')}`);
+  assert.ok(mary.entries.some((e: { reason: string; amount: number }) => e.reason === 'fixture' && e.amount > 0));
+  const truck = await control('GET', '/fleet-cards/fc_test_truck_01/transactions');
+  assert.deepEqual(truck.transactions.map((t: { type: string }) => t.type), ['issue']);
+});
 
 test('a mixed run creates and loses no money', async () => {
   const before = await holdings(MERCHANTS);
@@ -207,4 +248,5 @@ test('a mixed run creates and loses no money', async () => {
   for (const currency of Object.keys(final)) {
     assert.equal(final[currency], (before[currency] ?? 0) + (externalIn[currency] ?? 0) - (out[currency] ?? 0), `${currency} after settling`);
   }
+  await assertEveryBalanceIsItsLedger(merchants);
 });

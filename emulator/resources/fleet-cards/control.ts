@@ -1,5 +1,5 @@
 import { defineControl, type ControlRoute } from '../../control/route.js';
-import { issueFleetCard, listFleetCards, setFleetCardStatus, topUpFleetCard } from './domain.js';
+import { fleetCardLedger, issueFleetCard, listFleetCards, setFleetCardStatus, topUpFleetCard } from './domain.js';
 import { FleetCardQuery, IssueFleetCard, SetFleetCardStatus, TopUpFleetCard } from './schema.js';
 
 // Fleet-card issuance, status and top-ups are dashboard actions.
@@ -11,6 +11,12 @@ export const fleetCardControlRoutes: ControlRoute[] = [
     summary: "A merchant's fleet cards (?merchant_id=&environment=)",
     query: FleetCardQuery,
     handler: (s, { query }) => ({ fleet_cards: listFleetCards(s, query.merchant_id, query.environment) }),
+  }),
+  defineControl({
+    method: 'get',
+    path: '/fleet-cards/:id/transactions',
+    summary: 'A fleet card with its transactions (issue, top_up, redemption; signed amounts that sum to the balance)',
+    handler: (s, { params }) => fleetCardLedger(s, params.id),
   }),
   defineControl({
     method: 'post',

@@ -3,9 +3,10 @@ import type { StoredRecord, Transaction } from '../../store/store.js';
 import { ApiError, notFound } from '../../schema/errors.js';
 import { newId } from '../../ids.js';
 import { merchantOr404, type Environment } from '../merchants/records.js';
-import { assertBalanceCovers, creditMerchant, dashboardRecordFields, type CardTransactionFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
+import { assertBalanceCovers, cardLedgerView, creditMerchant, dashboardRecordFields, type CardTransactionFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
 import type { FleetCardRedemption, IssueFleetCard, RedeemFleetCard } from './schema.js';
 import { findOwn } from '../merchants/own.js';
+import { addMoney } from '../../schema/money.js';
 
 // Fleet-card redemption. Checks, in this order: the card exists for this merchant and
 // environment (404), is active (FLEET_CARD_INACTIVE), allows the category
@@ -34,7 +35,8 @@ export interface FleetCardRecord extends StoredRecord {
 export interface FleetCardTransactionRecord extends StoredRecord, CardTransactionFields {
   id: string;
   card_id: string;
-  type: 'redemption' | 'top_up';
+  /** `issue`: the balance a card was issued (or seeded) with, so balance == issues + top-ups − redemptions. */
+  type: 'redemption' | 'top_up' | 'issue';
   category: string | null;
   amount: number;
   /** Emulator-clock time of the transaction, for period sums. */
@@ -118,19 +120,21 @@ export function redeemFleetCard(ctx: MerchantContext, input: RedeemFleetCard, tx
 
 // Dashboard actions (control API).
 
-export function issueFleetCard(services: Pick<Services, 'store'>, tx: Transaction, input: IssueFleetCard): FleetCardRecord {
+/** Issues a card; its opening balance is an `issue` transaction. `id` is given by fixtures only. */
+export function issueFleetCard(services: Pick<Services, 'store' | 'stamps' | 'clock'>, tx: Transaction, input: IssueFleetCard & { id?: string }): FleetCardRecord {
   merchantOr404(services, input.merchant_id);
-  return tx.put<FleetCardRecord>(FLEET_CARDS, {
-    id: newId('fc'),
+  const card = tx.put<FleetCardRecord>(FLEET_CARDS, {
+    id: input.id ?? newId('fc'),
     merchant_id: input.merchant_id,
     environment: input.environment,
     status: input.status,
     allowed_categories: input.allowed_categories,
-    balance: input.balance,
+    balance: 0,
     spend_limit: input.spend_limit,
     spend_period: input.spend_period,
     currency: input.currency,
   });
+  return input.balance > 0 ? addToFleetCard(services, tx, card.id, input.balance, 'issue') : card;
 }
 
 function cardOr404(services: Pick<Services, 'store'>, id: string): FleetCardRecord {
@@ -143,21 +147,30 @@ export function setFleetCardStatus(services: Pick<Services, 'store'>, tx: Transa
   return tx.put<FleetCardRecord>(FLEET_CARDS, { ...cardOr404(services, id), status });
 }
 
-export function topUpFleetCard(services: Pick<Services, 'store' | 'stamps' | 'clock'>, tx: Transaction, id: string, amount: number): FleetCardRecord {
+export const topUpFleetCard = (services: Pick<Services, 'store' | 'stamps' | 'clock'>, tx: Transaction, id: string, amount: number) =>
+  addToFleetCard(services, tx, id, amount, 'top_up');
+
+function addToFleetCard(services: Pick<Services, 'store' | 'stamps' | 'clock'>, tx: Transaction, id: string, amount: number, type: 'top_up' | 'issue'): FleetCardRecord {
   const card = cardOr404(services, id);
+  const balance = addMoney(`fleet card ${card.id}`, card.balance, amount);
   tx.put<FleetCardTransactionRecord>(FLEET_CARD_TRANSACTIONS, {
     id: newId('fct'),
     card_id: card.id,
-    type: 'top_up',
+    type,
     category: null,
     amount,
     ...dashboardRecordFields(services, card.currency, card.environment),
     at_ms: services.clock.now(),
   });
-  return tx.put<FleetCardRecord>(FLEET_CARDS, { ...card, balance: card.balance + amount });
+  return tx.put<FleetCardRecord>(FLEET_CARDS, { ...card, balance });
 }
 
 export function listFleetCards(services: Pick<Services, 'store'>, merchantId: string, environment?: Environment): FleetCardRecord[] {
   merchantOr404(services, merchantId);
   return services.store.byIndex<FleetCardRecord>(FLEET_CARDS, 'by_merchant', merchantId).filter((c) => environment === undefined || c.environment === environment);
+}
+
+/** A card with its transaction log (control API). */
+export function fleetCardLedger(services: Pick<Services, 'store'>, id: string) {
+  return cardLedgerView(cardOr404(services, id), services.store.byIndex<FleetCardTransactionRecord>(FLEET_CARD_TRANSACTIONS, 'by_card', id));
 }

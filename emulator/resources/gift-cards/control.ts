@@ -1,5 +1,5 @@
 import { defineControl, type ControlRoute } from '../../control/route.js';
-import { issueGiftCardWallet, listGiftCardWallets, loadGiftCardWallet } from './domain.js';
+import { giftCardWalletLedger, issueGiftCardWallet, listGiftCardWallets, loadGiftCardWallet } from './domain.js';
 import { GiftCardWalletQuery, IssueGiftCardWallet, LoadGiftCardWallet } from './schema.js';
 
 // Gift-card issuance is a dashboard action (the merchant API only redeems).
@@ -11,6 +11,12 @@ export const giftCardControlRoutes: ControlRoute[] = [
     summary: "A merchant's gift-card wallets (?merchant_id=&environment=)",
     query: GiftCardWalletQuery,
     handler: (s, { query }) => ({ gift_card_wallets: listGiftCardWallets(s, query.merchant_id, query.environment) }),
+  }),
+  defineControl({
+    method: 'get',
+    path: '/gift-card-wallets/:id/transactions',
+    summary: 'A gift-card wallet with its transactions (issue, load, redemption; signed amounts that sum to the balance)',
+    handler: (s, { params }) => giftCardWalletLedger(s, params.id),
   }),
   defineControl({
     method: 'post',

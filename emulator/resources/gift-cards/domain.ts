@@ -3,9 +3,10 @@ import type { StoredRecord, Transaction } from '../../store/store.js';
 import { notFound } from '../../schema/errors.js';
 import { newId } from '../../ids.js';
 import { merchantOr404, type Environment } from '../merchants/records.js';
-import { assertBalanceCovers, creditMerchant, dashboardRecordFields, type CardTransactionFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
+import { assertBalanceCovers, cardLedgerView, creditMerchant, dashboardRecordFields, type CardTransactionFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
 import type { GiftCardRedemption, IssueGiftCardWallet, RedeemGiftCard } from './schema.js';
 import { findOwn } from '../merchants/own.js';
+import { addMoney } from '../../schema/money.js';
 
 // Gift-card pockets hold the customer's money at one merchant. A redemption moves it from the
 // pocket to the merchant's own wallet (same currency, ledger reason gift_card_redemption), so
@@ -34,6 +35,7 @@ export interface GiftCardTransactionRecord extends StoredRecord, CardTransaction
 
 export function defineGiftCardIndexes(services: Pick<Services, 'store'>): void {
   services.store.defineIndex<GiftCardWalletRecord>({ collection: GIFT_CARD_WALLETS, name: 'by_merchant', key: (w) => w.merchant_id });
+  services.store.defineIndex<GiftCardTransactionRecord>({ collection: GIFT_CARD_TRANSACTIONS, name: 'by_wallet', key: (t) => t.wallet_id });
 }
 
 const walletState = (w: GiftCardWalletRecord) => ({ id: w.id, balance: w.balance, currency: w.currency });
@@ -77,10 +79,11 @@ function record(services: Pick<Services, 'stamps'>, tx: Transaction, wallet: Gif
   });
 }
 
-export function issueGiftCardWallet(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, input: IssueGiftCardWallet): GiftCardWalletRecord {
+/** Issues a pocket; its opening balance is an `issue` transaction. `id` is given by fixtures only. */
+export function issueGiftCardWallet(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, input: IssueGiftCardWallet & { id?: string }): GiftCardWalletRecord {
   merchantOr404(services, input.merchant_id);
   const wallet = tx.put<GiftCardWalletRecord>(GIFT_CARD_WALLETS, {
-    id: newId('mw'),
+    id: input.id ?? newId('mw'),
     merchant_id: input.merchant_id,
     environment: input.environment,
     currency: input.currency,
@@ -94,7 +97,7 @@ export function issueGiftCardWallet(services: Pick<Services, 'store' | 'stamps'>
 export function loadGiftCardWallet(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, id: string, amount: number): GiftCardWalletRecord {
   const wallet = services.store.get<GiftCardWalletRecord>(GIFT_CARD_WALLETS, id);
   if (!wallet) throw notFound('merchant wallet');
-  const loaded = tx.put<GiftCardWalletRecord>(GIFT_CARD_WALLETS, { ...wallet, balance: wallet.balance + amount });
+  const loaded = tx.put<GiftCardWalletRecord>(GIFT_CARD_WALLETS, { ...wallet, balance: addMoney(`gift card wallet ${wallet.id}`, wallet.balance, amount) });
   record(services, tx, loaded, 'load', amount);
   return loaded;
 }
@@ -104,4 +107,11 @@ export function listGiftCardWallets(services: Pick<Services, 'store'>, merchantI
   return services.store
     .byIndex<GiftCardWalletRecord>(GIFT_CARD_WALLETS, 'by_merchant', merchantId)
     .filter((w) => environment === undefined || w.environment === environment);
+}
+
+/** A pocket with its transaction log (control API). */
+export function giftCardWalletLedger(services: Pick<Services, 'store'>, id: string) {
+  const wallet = services.store.get<GiftCardWalletRecord>(GIFT_CARD_WALLETS, id);
+  if (!wallet) throw notFound('merchant wallet');
+  return cardLedgerView(wallet, services.store.byIndex<GiftCardTransactionRecord>(GIFT_CARD_TRANSACTIONS, 'by_wallet', id));
 }

@@ -8,6 +8,7 @@ import { emitEvent } from '../events/outbox.js';
 import { PAYMENT_LINKS, toPublicLink, type LinkRecord } from '../payment-links/domain.js';
 import type { ListPaymentsQuery, Payment, SummaryQuery } from './schema.js';
 import { findOwn } from '../merchants/own.js';
+import { addMoney } from '../../schema/money.js';
 
 // Payments: link payments and mandate charges share one record, one list and one summary.
 // `settlePayment` is the production fan-out every path goes through — simulate, the checkout
@@ -99,7 +100,7 @@ export function applyOutcome(services: SettleServices, tx: Transaction, payment:
     if (outcome === 'completed') {
       link = tx.put<LinkRecord>(PAYMENT_LINKS, {
         ...link,
-        total_collected: link.total_collected + settled.amount,
+        total_collected: addMoney(`payment link ${link.id}'s total_collected`, link.total_collected, settled.amount),
         payment_count: link.payment_count + 1,
         closed: link.amount !== null, // a fixed-amount link is paid once; pay-any-amount links stay open
       });

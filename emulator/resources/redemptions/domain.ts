@@ -75,3 +75,17 @@ export function redemptionTransactionView(txn: CardTransactionFields, idempotenc
 export function creditMerchant(ctx: MerchantContext, tx: Transaction, currency: Currency, amount: number, reason: string, transactionId: string): void {
   credit(ctx, tx, { merchantId: ctx.merchant.id, environment: ctx.environment, currency }, amount, reason, transactionId);
 }
+
+/**
+ * A card's balance with its transactions, oldest first, for the dashboard (control API):
+ * amounts signed (a redemption negative), so the balance is their sum — opening balances
+ * included, as `issue` rows.
+ */
+export function cardLedgerView(card: { id: string; balance: number; currency: Currency }, transactions: Array<CardTransactionFields & { id: string; type: string; amount: number }>) {
+  return {
+    id: card.id,
+    currency: card.currency,
+    balance: card.balance,
+    transactions: transactions.map((t) => ({ id: t.id, type: t.type, amount: t.type === 'redemption' ? -t.amount : t.amount, created_at: t.created_at })),
+  };
+}

@@ -4,6 +4,7 @@ import { ApiError } from '../../schema/errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { normalizePhone } from './phone.js';
+import { addMoney } from '../../schema/money.js';
 
 // Service users: the consumers of the service's wallet app, seeded from fixtures. The
 // merchant API never reads them directly; they are reached by phone (payroll lines, wallet
@@ -72,7 +73,8 @@ function move(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, use
     ref,
     created_at: services.stamps.next(),
   });
-  const wallets = { ...user.wallets, [environment]: { ...user.wallets[environment], [currency]: held + amount } };
+  const balance = addMoney(`the customer's ${environment} ${currency} wallet`, held, amount);
+  const wallets = { ...user.wallets, [environment]: { ...user.wallets[environment], [currency]: balance } };
   return tx.put<UserRecord>(USERS, { ...user, wallets });
 }
 

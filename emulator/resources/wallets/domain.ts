@@ -3,6 +3,7 @@ import type { StoredRecord, Transaction } from '../../store/store.js';
 import { ApiError } from '../../schema/errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
+import { addMoney } from '../../schema/money.js';
 
 // Merchant wallets: one balance per merchant (or sub-merchant), environment and currency, in
 // minor units. Every change is a ledger entry written in the same transaction as the balance,
@@ -71,7 +72,7 @@ function move(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, sco
     currency: scope.currency,
     balance: 0,
   };
-  const balance = wallet.balance + amount;
+  const balance = addMoney(`the ${scope.environment} ${scope.currency} wallet of ${scope.merchantId}`, wallet.balance, amount);
   if (balance < 0) {
     throw new ApiError(
       'INSUFFICIENT_FUNDS',
