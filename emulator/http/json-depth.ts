@@ -9,8 +9,10 @@ export const MAX_JSON_DEPTH = 32;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPENERS = new Set([0x5b, 0x7b]); // [ {
-const CLOSERS = new Set([0x5d, 0x7d]); // ] }
+const OPEN_ARRAY = 0x5b; // [
+const OPEN_OBJECT = 0x7b; // {
+const CLOSE_ARRAY = 0x5d; // ]
+const CLOSE_OBJECT = 0x7d; // }
 
 /** True when `bytes` (UTF-8 JSON text, valid or not) nests containers deeper than `max`. */
 export function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
@@ -23,9 +25,9 @@ export function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
       if (b === BACKSLASH) i++;
       else if (b === QUOTE) inString = false;
     } else if (b === QUOTE) inString = true;
-    else if (OPENERS.has(b)) {
+    else if (b === OPEN_ARRAY || b === OPEN_OBJECT) {
       if (++depth > max) return true;
-    } else if (CLOSERS.has(b)) depth--;
+    } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) depth--;
   }
   return false;
 }
