@@ -79,11 +79,16 @@ test('invalid header bytes, a malformed request line and a bad header name get 4
   await stillServing();
 });
 
-test('an HTTP/1.1 request without Host gets 400 in the envelope', async () => {
+test('an HTTP/1.1 request without Host gets 400 in the envelope; HTTP/1.0 without Host is refused by the local surfaces', async () => {
   const res = await exchange('GET /_emulator/health HTTP/1.1\r\nConnection: close\r\n\r\n');
   assertEnvelope(res, 400, /Host header/);
   // HTTP/1.0 has no Host requirement: the merchant API still answers it (401: no key).
   const old = await exchange('GET /v1/api/payments HTTP/1.0\r\n\r\n');
   assert.equal(old.status, 401, old.body);
+  // But no Host means no proof the caller meant this machine: the control API refuses it.
+  const control = await exchange('GET /_emulator/keys HTTP/1.0\r\n\r\n');
+  assert.equal(control.status, 403, control.body);
+  assert.match(JSON.parse(control.body).error.message, /no Host header/);
+  assert.doesNotMatch(control.body, /svc_(test|live)_/);
   await stillServing();
 });
