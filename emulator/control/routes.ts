@@ -7,7 +7,7 @@ import { metricsRoutes } from './metrics.js';
 
 // Control routes, one list. Resources add theirs here (payees, cards, approvals, deliveries).
 
-const clockState = (s: { clock: { mode: string; now(): number; pending(): number } }) => ({
+export const clockState = (s: { clock: { mode: string; now(): number; pending(): number } }) => ({
   mode: s.clock.mode,
   now: new Date(s.clock.now()).toISOString(),
   pending_timers: s.clock.pending(),
