@@ -73,13 +73,16 @@ describe('redeeming', () => {
     assert.equal(live.json.data.transaction.environment, 'live');
   });
 
-  test('scope: a key without gift_cards:redeem is 403; the station key may redeem and stamps its location', async () => {
+  test('scope: a key without gift_cards:redeem is 403; the station key may redeem and keeps the POS location_id', async () => {
     const ro = await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: idem('gc') }, KEYS.acmeReadOnly);
     assert.equal(ro.status, 403);
     assert.equal(ro.json.error.code, 'FORBIDDEN');
     const station = await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: idem('gc'), location_id: 'loc_elsewhere' }, KEYS.acmeStation);
     assert.equal(station.status, 201, station.text);
-    assert.equal(station.json.data.transaction.location_id, 'loc_station_7');
+    // The station override is the fleet-card rule only; a gift card records the body's value.
+    assert.equal(station.json.data.transaction.location_id, 'loc_elsewhere');
+    const stationNoBody = await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: idem('gc') }, KEYS.acmeStation);
+    assert.equal(stationNoBody.json.data.transaction.location_id, null);
     const noLocation = await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: idem('gc') });
     assert.equal(noLocation.json.data.transaction.location_id, null);
   });

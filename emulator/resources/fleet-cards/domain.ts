@@ -89,7 +89,7 @@ export function redeemFleetCard(ctx: MerchantContext, input: RedeemFleetCard, tx
     type: 'redemption',
     category: input.category,
     amount: input.amount_cents,
-    ...redemptionRecordFields(ctx, input, card.currency),
+    ...redemptionRecordFields(ctx, input, card.currency, 'station_overrides'),
     at_ms: now,
   });
   creditMerchant(ctx, tx, card.currency, input.amount_cents, 'fleet_card_redemption', txn.id);

@@ -144,9 +144,9 @@ export function listPayments(ctx: MerchantContext, query: z.infer<typeof ListPay
   for (; i >= 0 && page.length < limit; i--) {
     if (!query.status || rows.at(i).status === query.status) page.push(toPublicPayment(rows.at(i)));
   }
-  let more = false;
-  for (; i >= 0 && !more; i--) more = !query.status || rows.at(i).status === query.status;
-  return { payments: page, next_before: more ? page[page.length - 1].created_at : null };
+  // The spec: next_before is the last row's created_at. Every non-empty page carries it (the
+  // last one too: the next call answers an empty page, which ends paging); an empty page has null.
+  return { payments: page, next_before: page.length > 0 ? page[page.length - 1].created_at : null };
 }
 
 export function summarize(ctx: MerchantContext, query: z.infer<typeof SummaryQuery>) {
