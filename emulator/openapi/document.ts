@@ -2,6 +2,7 @@ import type { RouteDef } from '../gateway/route.js';
 import { MAX_KEY_LENGTH } from '../gateway/idempotency.js';
 import { ERROR_STATUS, type ErrorCode } from '../schema/errors.js';
 import { ErrorEnvelope } from '../schema/common.js';
+import { HEADER_SAFE_PATTERN, MAX_TRACE_ID_LENGTH } from '../schema/header-safe.js';
 import { SchemaComponents, type JsonSchema } from './schemas.js';
 
 // The OpenAPI 3.1 document, built from the same route declarations the gateway mounts
@@ -30,7 +31,7 @@ const ERROR_MESSAGES: Partial<Record<ErrorCode, string>> = {
   NOT_FOUND: 'No such resource.',
   VALIDATION_ERROR: 'amount: Invalid input: expected int, received number',
   IDEMPOTENCY_KEY_REQUIRED: 'This route requires an idempotency key.',
-  IDEMPOTENCY_KEY_INVALID: 'The idempotency key must be 1 to 255 printable ASCII characters without spaces (a UUID works).',
+  IDEMPOTENCY_KEY_INVALID: 'X-Idempotency-Key is 256 characters long, 1 over the 255-character limit; it must be 1 to 255 printable ASCII characters, inner spaces allowed; a UUID works.',
   IDEMPOTENCY_CONFLICT: 'This idempotency key was already used with a different request body (or route, or environment).',
   IDEMPOTENCY_IN_FLIGHT: 'A request with this idempotency key is still being processed; retry shortly.',
   RATE_LIMITED: 'Too many requests; retry after 1 s.',
@@ -118,10 +119,10 @@ function parametersOf(route: RouteDef, components: SchemaComponents): JsonSchema
       in: 'header',
       required,
       description:
-        `Idempotency key (any UUID, or 1-${MAX_KEY_LENGTH} printable ASCII characters), valid 24 h per merchant. ` +
+        `Idempotency key (any UUID, or 1-${MAX_KEY_LENGTH} printable ASCII characters; inner spaces allowed, none at either end), valid 24 h per merchant. ` +
         (required ? 'Required on this route.' : 'Optional on this route; honoured when sent.') +
         (bodyField ? ` The body field \`${bodyField}\` is a separate, required key with the same rules.` : ''),
-      schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: '^[\\x21-\\x7e]+$' },
+      schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: HEADER_SAFE_PATTERN },
     });
   }
   params.push({ $ref: '#/components/parameters/TraceId' });
@@ -212,8 +213,8 @@ export function buildOpenApi(routes: RouteDef[], options: DocumentOptions): Json
           name: 'X-Trace-ID',
           in: 'header',
           required: false,
-          description: 'Echoed back when 1-128 visible ASCII characters; otherwise one is generated',
-          schema: { type: 'string', maxLength: 128 },
+          description: `Echoed back when header-safe: 1-${MAX_TRACE_ID_LENGTH} printable ASCII characters, inner spaces allowed; otherwise one is generated (trc_ + 24 hex)`,
+          schema: { type: 'string', minLength: 1, maxLength: MAX_TRACE_ID_LENGTH, pattern: HEADER_SAFE_PATTERN },
         },
       },
       schemas: components.schemas,
