@@ -5,6 +5,7 @@ import { SCOPES } from './schema/common.js';
 import { API_KEYS, KEY_PATTERN, MERCHANTS, sha256, type KeyRecord, type MerchantRecord } from './resources/merchants/records.js';
 import { hashPin } from './resources/merchants/pin.js';
 import { credit } from './resources/wallets/domain.js';
+import { isoMicros } from './ids.js';
 
 // Fixtures seed a fresh data dir: merchants and their keys, service users, and what the
 // dashboard would otherwise have set up (payees, cards, wallet balances). A data dir that
@@ -90,7 +91,7 @@ export function readFixtures(path: string): FixtureFile {
 }
 
 export function seed(services: Services, fixtures: FixtureFile): void {
-  const createdAt = new Date(services.clock.now()).toISOString();
+  const createdAt = isoMicros(services.clock.now());
   services.store.transaction((tx) => {
     for (const m of fixtures.merchants) {
       tx.put<MerchantRecord>(MERCHANTS, {

@@ -4,6 +4,7 @@ import { ApiError, notFound } from '../schema/errors.js';
 import { DELIVERIES } from '../resources/events/outbox.js';
 import { WEBHOOK_ENDPOINTS, type EndpointRecord } from '../resources/webhook-endpoints/domain.js';
 import { isScheduled, SCHEDULED_INDEX, SCHEDULED_KEY, toPublicDelivery, type EngineDelivery } from './records.js';
+import { isoMicros } from '../ids.js';
 
 // The dashboard's view of deliveries: read one, list an endpoint's, redeliver one, and the
 // cancellation that follows an endpoint's deletion. Every change is one store transaction;
@@ -79,5 +80,5 @@ export function advanceToNextDelivery(services: Pick<Services, 'store' | 'clock'
   const next = nextDueAttempt(services);
   const advanced = next ? Math.max(0, next.at - services.clock.now()) : 0;
   if (advanced > 0) services.clock.advance(advanced);
-  return { advanced_ms: advanced, due_at: next ? new Date(next.at).toISOString() : null, deliveries: next?.ids ?? [] };
+  return { advanced_ms: advanced, due_at: next ? isoMicros(next.at) : null, deliveries: next?.ids ?? [] };
 }

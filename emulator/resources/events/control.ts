@@ -4,6 +4,7 @@ import { Environment, EventType } from '../../schema/common.js';
 import { notFound } from '../../schema/errors.js';
 import type { Services } from '../../services.js';
 import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord } from './outbox.js';
+import { isoMicros } from '../../ids.js';
 
 // The outbox as the dashboard sees it: which events were appended, and the deliveries each
 // one fanned out to. Read-only; sending and redelivery belong to the webhook engine.
@@ -47,7 +48,7 @@ function eventDeliveries(services: Pick<Services, 'store'>, eventId: string) {
       event_type: d.event_type,
       status: d.status,
       attempts: d.attempts,
-      next_attempt_at: d.next_attempt_at === null ? null : new Date(d.next_attempt_at).toISOString(),
+      next_attempt_at: d.next_attempt_at === null ? null : isoMicros(d.next_attempt_at),
       created_at: d.created_at,
     })),
   };

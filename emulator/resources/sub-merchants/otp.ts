@@ -2,7 +2,7 @@ import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
 import { ApiError } from '../../schema/errors.js';
-import { newId } from '../../ids.js';
+import { isoMicros, newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 
 // One-time codes sent "by SMS". The emulator has no SMS gateway: it prints each message on
@@ -55,7 +55,7 @@ export function defineOtpIndexes(services: Pick<Services, 'store'>): void {
   });
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = isoMicros;
 
 function assertNotLocked(services: Pick<Services, 'store' | 'clock'>, scope: OtpScope): void {
   const lock = services.store.get<OtpLockRecord>(OTP_LOCKS, scopeKey(scope));
