@@ -4,8 +4,7 @@ import { Environment } from '../../schema/common.js';
 import { invalid } from '../../schema/errors.js';
 import { isoMicros, newId } from '../../ids.js';
 import { merchantOr404 } from '../merchants/records.js';
-import { EVENTS, emitEvent, type EventRecord } from './outbox.js';
-import { DELIVERIES, type DeliveryRecord } from './outbox.js';
+import { DELIVERIES, EVENTS, emitEvent, type DeliveryRecord, type EventRecord } from './outbox.js';
 
 // The two spec events nothing in the merchant API causes: `catalog.published` ("a catalog
 // version is published") and `inventory.low_stock` ("an inventory movement takes an item's

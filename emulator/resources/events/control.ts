@@ -4,6 +4,7 @@ import { Environment, EventType } from '../../schema/common.js';
 import { notFound } from '../../schema/errors.js';
 import type { Services } from '../../services.js';
 import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord } from './outbox.js';
+import { TriggerEventBody, triggerEvent } from './catalog-inventory.js';
 import { isoMicros } from '../../ids.js';
 
 // The outbox as the dashboard sees it: which events were appended, and the deliveries each
@@ -67,5 +68,14 @@ export const eventControlRoutes: ControlRoute[] = [
     path: '/events/:id/deliveries',
     summary: 'The deliveries an event fanned out to, one per subscribed endpoint',
     handler: (s, { params }) => eventDeliveries(s, params.id),
+  }),
+  defineControl({
+    method: 'post',
+    path: '/events/trigger',
+    summary:
+      'Emit catalog.published or inventory.low_stock for a merchant (the dashboard side nothing in the API causes) through the outbox: signed deliveries on the usual schedule',
+    body: TriggerEventBody,
+    status: 201,
+    handler: (s, { body }) => triggerEvent(s, body),
   }),
 ];
