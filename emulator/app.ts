@@ -59,6 +59,7 @@ export function createApp(services: Services, options: AppOptions) {
   const openApi = openApiHandlers(services);
   app.get('/openapi.yaml', openApi.yaml);
   app.get('/openapi.json', openApi.json);
+  app.get('/redocly.yaml', openApi.lintConfig);
   for (const r of resources) r.http?.(app, services); // the live stream (webhooks/stream.ts)
   // Stalls are recorded from the start, not from the first GET /_emulator/metrics.
   watchEventLoop(services);

@@ -22,6 +22,7 @@ const STATUS_TEXT: Record<number, string> = {
   423: 'Locked',
   429: 'Rate limited (see Retry-After)',
   500: 'Internal error',
+  503: 'Temporarily unavailable (the emulator is stopping, or could not keep the change)',
 };
 
 /** Example messages; clients switch on `code`, and messages may change between versions. */
@@ -36,6 +37,8 @@ const ERROR_MESSAGES: Partial<Record<ErrorCode, string>> = {
   IDEMPOTENCY_IN_FLIGHT: 'A request with this idempotency key is still being processed; retry shortly.',
   RATE_LIMITED: 'Too many requests; retry after 1 s.',
   INTERNAL_ERROR: 'The emulator hit an internal error; see its console.',
+  SERVICE_UNAVAILABLE: 'The change could not be kept; nothing was done. Retry shortly.',
+  OTP_LOCKED: 'Too many wrong codes for this phone; it is locked until 2026-11-21T12:15:00.000000Z.',
 };
 
 const exampleMessage = (code: ErrorCode, route: RouteDef) =>
@@ -59,12 +62,15 @@ export function operationId(route: Pick<RouteDef, 'method' | 'path'>): string {
 /** The resource a route belongs to: the first path segment after /v1/api or /v1. */
 export const tagOf = (path: string) => path.split('/').filter((s) => s && s !== 'v1' && s !== 'api')[0];
 
-/** Which error codes a route can answer with: the gateway's, from its declaration, plus its own. */
+/**
+ * Which error codes a route can answer with: the gateway's, from its declaration, plus its own.
+ * Every route can answer 422 VALIDATION_ERROR: a body that is not JSON and an unknown query
+ * parameter are refused before any handler runs. 503 is the spec's "temporarily unavailable".
+ */
 export function errorCodesOf(route: RouteDef): ErrorCode[] {
-  const codes = new Set<ErrorCode>(['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'INTERNAL_ERROR']);
+  const codes = new Set<ErrorCode>(['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'VALIDATION_ERROR', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']);
   if (route.business) codes.add('BUSINESS_ACCOUNT_REQUIRED');
   if (route.path.includes(':')) codes.add('NOT_FOUND');
-  if (route.body || route.query || route.params) codes.add('VALIDATION_ERROR');
   if (route.idempotency) {
     codes.add('IDEMPOTENCY_KEY_INVALID').add('IDEMPOTENCY_CONFLICT').add('IDEMPOTENCY_IN_FLIGHT');
     if (route.idempotency.required || route.idempotency.bodyField) codes.add('IDEMPOTENCY_KEY_REQUIRED');
@@ -206,7 +212,7 @@ export function buildOpenApi(routes: RouteDef[], options: DocumentOptions): Json
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'A merchant API key: `svc_test_…` or `svc_live_…`.' },
       },
       headers: {
-        TraceId: { description: "The request's trace id: the client's `X-Trace-ID` echoed, or a generated `trc_…`", schema: { type: 'string' } },
+        TraceId: { description: "The request's trace id: the client's `X-Trace-ID` echoed, or a generated `trc_…`", required: true, schema: { type: 'string', minLength: 1 } },
       },
       parameters: {
         TraceId: {
