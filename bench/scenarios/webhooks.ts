@@ -228,7 +228,7 @@ async function run(ctx: BenchContext): Promise<Row[]> {
     const all = combine(a1, a2);
     const hang = combine(b1, b2);
     const note = (r: { deliveries: number; cpuMsPerDelivery: number }) =>
-      `2 bursts of ${EVENTS} events → ${r.deliveries} deliveries, signatures verified; emulator CPU ${r.cpuMsPerDelivery.toFixed(2)} ms/delivery; p50/p99: event → receipt`;
+      `2 bursts of ${EVENTS} events → ${r.deliveries} deliveries, signatures verified; emulator CPU ${r.cpuMsPerDelivery.toFixed(2)} ms/delivery; p50/p99: attempt due (event + 1 s) → receipt`;
     return [
       { id: 'webhooks.deliveries.100', label: 'webhook deliveries/s, 100 endpoints', rate: all.rate, p50Ms: all.p50Ms, p99Ms: all.p99Ms, maxMs: all.maxMs, errors: all.errors, note: note(all) },
       {
