@@ -24,7 +24,7 @@ import { FIRST_ATTEMPT_DELAY_MS } from '../../emulator/webhooks/schedule.js';
 // Each row is two bursts, measured A B B A. Rate = deliveries received / (last received −
 // (first payment sent + the schedule's 1 s wait before attempt 1)), summed over its two bursts. Every delivery's
 // signature is verified against its endpoint's secret; a bad one counts as an error. p50/p99
-// are event-to-receipt latencies inside the burst (queueing included), for context only. The
+// are latencies from the moment attempt 1 fell due (event + 1 s) to receipt inside the burst (queueing included), for context only. The
 // note adds the emulator's CPU time per delivery (its /_emulator/metrics, reset before each
 // burst): unlike the rate, it hardly moves when other processes compete for the machine.
 
