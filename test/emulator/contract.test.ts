@@ -33,6 +33,9 @@ test('an undocumented status, a field the schema does not allow, a wrong type or
   assert.throws(() => checkContract('GET', url, { status: 200, headers: traced(), text: '', json: badTime }), /next_before/);
   const ok = { success: true, data: { payments: [], next_before: null } };
   assert.throws(() => checkContract('GET', url, { status: 200, headers: new Headers(), text: '', json: ok }), /no X-Trace-ID/);
+  // A documented status with a code the route does not list for it.
+  const otherCode = { success: false, error: { code: 'LINK_CLOSED', message: 'no' } };
+  assert.throws(() => checkContract('GET', url, { status: 422, headers: traced(), text: '', json: otherCode }), /error code LINK_CLOSED is not documented for GET \/v1\/api\/payments 422/);
   // A 404 on a route whose path has no id is undocumented unless the route declares it.
   assert.throws(() => checkContract('GET', url, { status: 404, headers: traced(), text: '', json: err }), /not documented/);
 });

@@ -20,7 +20,7 @@ interface Operation {
   match: RegExp;
   method: string;
   path: string;
-  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }>;
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown; examples?: Record<string, unknown> }> }>;
 }
 
 interface Contract {
@@ -96,6 +96,12 @@ export function checkContract(method: string, url: string, res: SeenResponse): C
   if (!validate(res.json)) {
     const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`).join('; ');
     throw new Error(`contract: ${where}: the body does not match the document's schema: ${errors}. Body: ${res.text.slice(0, 300)}`);
+  }
+  // An error's code must be one the document lists for this route and status (one example per code).
+  const codes = Object.keys(documented.content?.['application/json']?.examples ?? {});
+  const code = (res.json as { error?: { code?: string } }).error?.code;
+  if (res.status >= 400 && code !== undefined && !codes.includes(code)) {
+    throw new Error(`contract: ${where}: error code ${code} is not documented for ${upper} ${op.path} ${res.status} (documented: ${codes.join(', ')})`);
   }
   return { path: op.path, method: upper, status: res.status };
 }
