@@ -61,7 +61,8 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const failures: string[] = [];
   try {
-    for (const scenario of SCENARIOS) {
+    // BENCH_ONLY=<scenario name> runs that scenario alone (a shared machine: run only the rows you need).
+    for (const scenario of SCENARIOS.filter((sc) => !process.env.BENCH_ONLY || sc.name === process.env.BENCH_ONLY)) {
       try {
         rows.push(...(await scenario.run(ctx)));
       } catch (err) {

@@ -9,6 +9,7 @@ import { maskSecret, type KeyRecord } from './resources/merchants/records.js';
 import { allRoutes, resources } from './registry.js';
 import { controlRouter } from './control/router.js';
 import { randomHex } from './ids.js';
+import { isHeaderSafe, MAX_TRACE_ID_LENGTH } from './schema/header-safe.js';
 import { openApiHandlers } from './openapi/serve.js';
 import { watchEventLoop } from './control/metrics.js';
 import { localOnly } from './http/local-guard.js';
@@ -24,7 +25,6 @@ export interface AppOptions {
   logRequests: boolean;
 }
 
-const TRACE_ID = /^[\x21-\x7e]{1,128}$/;
 
 export function createApp(services: Services, options: AppOptions) {
   const app = express();
@@ -34,7 +34,7 @@ export function createApp(services: Services, options: AppOptions) {
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const sent = req.get('X-Trace-ID');
-    const traceId = sent !== undefined && TRACE_ID.test(sent) ? sent : `trc_${randomHex(12)}`;
+    const traceId = sent !== undefined && isHeaderSafe(sent, MAX_TRACE_ID_LENGTH) ? sent : `trc_${randomHex(12)}`;
     res.locals.traceId = traceId;
     res.set('X-Trace-ID', traceId);
     if (options.logRequests) {
@@ -64,6 +64,7 @@ export function createApp(services: Services, options: AppOptions) {
   const local = localOnly(services, { allowAuthorization: true });
   app.get('/openapi.yaml', local, openApi.yaml);
   app.get('/openapi.json', local, openApi.json);
+  app.get('/redocly.yaml', local, openApi.lintConfig);
   for (const r of resources) r.http?.(app, services); // the live stream (webhooks/stream.ts)
   // Stalls are recorded from the start, not from the first GET /_emulator/metrics.
   watchEventLoop(services);

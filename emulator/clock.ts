@@ -138,8 +138,9 @@ export class EmulatorClock implements Clock {
   }
 }
 
-/** Parses "90s", "2h", "1d", "500ms", "1h30m" into milliseconds. */
+/** Parses "90s", "2h", "1d", "500ms", "1h30m" into milliseconds; a bare "0" needs no unit. */
 export function parseDuration(text: string): number {
+  if (text === '0') return 0;
   const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
   let total = 0;

@@ -10,6 +10,7 @@ import { issueFleetCard } from './resources/fleet-cards/domain.js';
 import type { IssueFleetCard } from './resources/fleet-cards/schema.js';
 import { issueGiftCardWallet } from './resources/gift-cards/domain.js';
 import { Balance } from './schema/money.js';
+import { isoMicros } from './ids.js';
 
 // Fixtures seed a fresh data dir: merchants and their keys, service users, and what the
 // dashboard would otherwise have set up (payees, cards, wallet balances). A data dir that
@@ -105,7 +106,7 @@ export function seed(services: Services, fixtures: FixtureFile): void {
 }
 
 function seedAll(services: Services, fixtures: FixtureFile): void {
-  const createdAt = new Date(services.clock.now()).toISOString();
+  const createdAt = isoMicros(services.clock.now());
   services.store.transaction((tx) => {
     for (const m of fixtures.merchants) {
       tx.put<MerchantRecord>(MERCHANTS, {

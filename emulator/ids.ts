@@ -67,6 +67,15 @@ export function formatMicros(micros: number): string {
   return `${iso.slice(0, -1)}${String(micros % 1000).padStart(3, '0')}Z`;
 }
 
+/**
+ * The one timestamp format of every record and response: UTC with six fraction digits, as
+ * created_at has (`2026-11-21T12:00:00.123000Z`). Times that come from the clock (ms) use this.
+ */
+export const isoMicros = (ms: number): string => formatMicros(Math.floor(ms) * 1000);
+
+/** Any ISO-8601 timestamp (offset, fraction digits) in the one format above. */
+export const normalizeIso = (iso: string): string => formatMicros(parseMicros(iso));
+
 /** Microseconds since the epoch of an ISO-8601 timestamp (any offset, any fraction digits). */
 export function parseMicros(iso: string): number {
   const m = /^(.*T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$/i.exec(iso);

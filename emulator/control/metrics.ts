@@ -6,6 +6,7 @@ import { DELIVERIES, EVENTS } from '../resources/events/outbox.js';
 import { PAYMENT_LINKS } from '../resources/payment-links/domain.js';
 import { PAYMENTS } from '../resources/payments/domain.js';
 import { defineControl, type ControlRoute } from './route.js';
+import { isoMicros } from '../ids.js';
 
 // Runtime metrics of the emulator process, for `npm run bench` and for users who want to
 // know whether their load made the emulator stall: how late the event loop ran (a long
@@ -107,7 +108,7 @@ function snapshot(services: Services) {
   const wait = runqueueWaitNs();
   const memory = process.memoryUsage();
   return {
-    since: new Date(m.since).toISOString(),
+    since: isoMicros(m.since),
     event_loop_delay_max_ms: empty ? 0 : ns(histogram.max),
     event_loop_delay_p99_ms: empty ? 0 : ns(histogram.percentile(99)),
     event_loop_delay_mean_ms: empty ? 0 : ns(histogram.mean),

@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Services } from '../services.js';
 import { ApiError } from '../schema/errors.js';
-import { describeZodError, sendError, sendJson, successBody } from '../gateway/envelope.js';
+import { describeZodError, refuseUnexpectedQuery, sendError, sendJson, successBody } from '../gateway/envelope.js';
 import { controlRoutes } from './routes.js';
 import { resourceControlRoutes } from '../registry.js';
 import type { ControlRoute } from './route.js';
@@ -27,7 +27,8 @@ export function controlRouter(services: Services): Router {
           body = parsed.data;
         }
         let query: unknown = req.query;
-        if (route.query) {
+        if (!route.query) refuseUnexpectedQuery(req.query);
+        else {
           const parsed = route.query.safeParse(query);
           if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error, 'query'));
           query = parsed.data;

@@ -4,12 +4,13 @@ import { invalid } from '../schema/errors.js';
 import { listKeys } from '../fixtures.js';
 import { defineControl, type ControlRoute } from './route.js';
 import { metricsRoutes } from './metrics.js';
+import { isoMicros } from '../ids.js';
 
 // Control routes, one list. Resources add theirs here (payees, cards, approvals, deliveries).
 
-const clockState = (s: { clock: { mode: string; now(): number; pending(): number } }) => ({
+export const clockState = (s: { clock: { mode: string; now(): number; pending(): number } }) => ({
   mode: s.clock.mode,
-  now: new Date(s.clock.now()).toISOString(),
+  now: isoMicros(s.clock.now()),
   pending_timers: s.clock.pending(),
 });
 

@@ -23,6 +23,8 @@ export function sendJson(res: Response, status: number, body: string): void {
 export function sendError(res: Response, err: unknown): { status: number; body: string } {
   const e = toApiError(err);
   if (e instanceof RateLimitedError) res.set('Retry-After', String(e.retryAfterSeconds));
+  // RFC 7235/6750: a 401 names the scheme the client should use.
+  if (e.status === 401) res.set('WWW-Authenticate', 'Bearer');
   const body = errorBody(e.code, e.message);
   sendJson(res, e.status, body);
   return { status: e.status, body };
@@ -35,14 +37,24 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('INTERNAL_ERROR', 'The emulator hit an internal error; see its console.');
 }
 
+/**
+ * A route that declares no query schema takes no query parameters: any it is sent is refused
+ * like an unknown field (422), so every route treats unknown parameters the same way.
+ */
+export function refuseUnexpectedQuery(query: Record<string, unknown>): void {
+  const names = Object.keys(query);
+  if (names.length > 0) throw new ApiError('VALIDATION_ERROR', `query: unknown parameter${names.length > 1 ? 's' : ''} ${names.map((n) => `"${n}"`).join(', ')} (this route takes none)`);
+}
+
 /** "amount: must be an integer; metadata: ..." — every message names its field. */
 export function describeZodError(err: z.ZodError, root = 'body'): string {
   return err.issues
     .map((issue) => {
       const path = issue.path.length ? issue.path.map(String).join('.') : root;
       if (issue.code === 'unrecognized_keys') {
-        const where = issue.path.length ? `${path}: ` : '';
-        return `${where}unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+        // Named the same way as refuseUnexpectedQuery: `query: unknown parameter "x"`, `body: unknown field "x"`.
+        const noun = root === 'query' && !issue.path.length ? 'parameter' : 'field';
+        return `${path}: unknown ${noun}${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
       }
       return `${path}: ${issue.message}`;
     })

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto'; // one-shot: no Hash object per request
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/store.js';
 import { ApiError } from '../schema/errors.js';
+import { headerSafeProblem } from '../schema/header-safe.js';
 
 // The spec's eight idempotency rules, once, for every route that takes a key.
 //
@@ -41,15 +42,16 @@ export interface IdempotencyPolicy {
   bodyField?: string;
 }
 
-/** Rule 2 and 4: at most 255 printable ASCII characters, not blank. */
+const RULE = `1 to ${MAX_KEY_LENGTH} printable ASCII characters, inner spaces allowed; a UUID works`;
+
+/** Rule 2 and 4: any header-safe string of at most 255 characters (schema/header-safe.ts). */
 export function checkKey(header: IdempotencyHeader, value: string | undefined, required: boolean): string | undefined {
   if (value === undefined) {
     if (required) throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', `This route requires an ${header} header.`);
     return undefined;
   }
-  if (value.trim() === '' || value.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(value)) {
-    throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${header} must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters without spaces (a UUID works).`);
-  }
+  const problem = headerSafeProblem(value, MAX_KEY_LENGTH);
+  if (problem) throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${header} ${problem}; it must be ${RULE}.`);
   return value;
 }
 
@@ -57,9 +59,10 @@ export function checkKey(header: IdempotencyHeader, value: string | undefined, r
 export function checkBodyKey(field: string, body: unknown): string {
   const value = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
   if (value === undefined) throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', `This route requires the body field ${field}.`);
-  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(value)) {
-    throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${field} must be a string of 1 to ${MAX_KEY_LENGTH} printable ASCII characters without spaces (a UUID works).`);
-  }
+  if (typeof value !== 'string') throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${field} is ${value === null ? 'null' : `a ${Array.isArray(value) ? 'array' : typeof value}`}; it must be a string of ${RULE}.`);
+  // The same rule as the header, so one key can travel either way.
+  const problem = headerSafeProblem(value, MAX_KEY_LENGTH);
+  if (problem) throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${field} ${problem}; it must be ${RULE}.`);
   return value;
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { MerchantContext, Services } from '../services.js';
 import { ApiError } from '../schema/errors.js';
 import { findKey, KEY_PATTERN, MERCHANTS, type KeyRecord, type MerchantRecord } from '../resources/merchants/records.js';
-import { describeZodError, sendError, sendJson, successBody } from './envelope.js';
+import { describeZodError, refuseUnexpectedQuery, sendError, sendJson, successBody } from './envelope.js';
 import { checkBodyKey, checkKey, fingerprint, IdempotencyLedger } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RouteDef } from './route.js';
@@ -94,7 +94,7 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
       out = services.store.transaction((tx) => {
         const input = {
           params: parse(route.params, req.params, 'path'),
-          query: parse(route.query, req.query, 'query'),
+          query: route.query ? parse(route.query, req.query, 'query') : refuseUnexpectedQuery(req.query),
           body: parse(route.body, body, 'body'),
         };
         const data = route.handler(ctx, input, tx);

@@ -2,6 +2,7 @@ import type { RouteDef } from '../gateway/route.js';
 import { MAX_KEY_LENGTH } from '../gateway/idempotency.js';
 import { ERROR_STATUS, type ErrorCode } from '../schema/errors.js';
 import { ErrorEnvelope } from '../schema/common.js';
+import { HEADER_SAFE_PATTERN, MAX_TRACE_ID_LENGTH } from '../schema/header-safe.js';
 import { SchemaComponents, type JsonSchema } from './schemas.js';
 
 // The OpenAPI 3.1 document, built from the same route declarations the gateway mounts
@@ -21,6 +22,7 @@ const STATUS_TEXT: Record<number, string> = {
   423: 'Locked',
   429: 'Rate limited (see Retry-After)',
   500: 'Internal error',
+  503: 'Temporarily unavailable (the emulator is stopping, or could not keep the change)',
 };
 
 /** Example messages; clients switch on `code`, and messages may change between versions. */
@@ -30,11 +32,13 @@ const ERROR_MESSAGES: Partial<Record<ErrorCode, string>> = {
   NOT_FOUND: 'No such resource.',
   VALIDATION_ERROR: 'amount: Invalid input: expected int, received number',
   IDEMPOTENCY_KEY_REQUIRED: 'This route requires an idempotency key.',
-  IDEMPOTENCY_KEY_INVALID: 'The idempotency key must be 1 to 255 printable ASCII characters without spaces (a UUID works).',
+  IDEMPOTENCY_KEY_INVALID: 'X-Idempotency-Key is 256 characters long, 1 over the 255-character limit; it must be 1 to 255 printable ASCII characters, inner spaces allowed; a UUID works.',
   IDEMPOTENCY_CONFLICT: 'This idempotency key was already used with a different request body (or route, or environment).',
   IDEMPOTENCY_IN_FLIGHT: 'A request with this idempotency key is still being processed; retry shortly.',
   RATE_LIMITED: 'Too many requests; retry after 1 s.',
   INTERNAL_ERROR: 'The emulator hit an internal error; see its console.',
+  SERVICE_UNAVAILABLE: 'The change could not be kept; nothing was done. Retry shortly.',
+  OTP_LOCKED: 'Too many wrong codes for this phone; it is locked until 2026-11-21T12:15:00.000000Z.',
 };
 
 const exampleMessage = (code: ErrorCode, route: RouteDef) =>
@@ -58,12 +62,15 @@ export function operationId(route: Pick<RouteDef, 'method' | 'path'>): string {
 /** The resource a route belongs to: the first path segment after /v1/api or /v1. */
 export const tagOf = (path: string) => path.split('/').filter((s) => s && s !== 'v1' && s !== 'api')[0];
 
-/** Which error codes a route can answer with: the gateway's, from its declaration, plus its own. */
+/**
+ * Which error codes a route can answer with: the gateway's, from its declaration, plus its own.
+ * Every route can answer 422 VALIDATION_ERROR: a body that is not JSON and an unknown query
+ * parameter are refused before any handler runs. 503 is the spec's "temporarily unavailable".
+ */
 export function errorCodesOf(route: RouteDef): ErrorCode[] {
-  const codes = new Set<ErrorCode>(['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'INTERNAL_ERROR']);
+  const codes = new Set<ErrorCode>(['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'VALIDATION_ERROR', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']);
   if (route.business) codes.add('BUSINESS_ACCOUNT_REQUIRED');
   if (route.path.includes(':')) codes.add('NOT_FOUND');
-  if (route.body || route.query || route.params) codes.add('VALIDATION_ERROR');
   if (route.idempotency) {
     codes.add('IDEMPOTENCY_KEY_INVALID').add('IDEMPOTENCY_CONFLICT').add('IDEMPOTENCY_IN_FLIGHT');
     if (route.idempotency.required || route.idempotency.bodyField) codes.add('IDEMPOTENCY_KEY_REQUIRED');
@@ -118,10 +125,10 @@ function parametersOf(route: RouteDef, components: SchemaComponents): JsonSchema
       in: 'header',
       required,
       description:
-        `Idempotency key (any UUID, or 1-${MAX_KEY_LENGTH} printable ASCII characters), valid 24 h per merchant. ` +
+        `Idempotency key (any UUID, or 1-${MAX_KEY_LENGTH} printable ASCII characters; inner spaces allowed, none at either end), valid 24 h per merchant. ` +
         (required ? 'Required on this route.' : 'Optional on this route; honoured when sent.') +
         (bodyField ? ` The body field \`${bodyField}\` is a separate, required key with the same rules.` : ''),
-      schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: '^[\\x21-\\x7e]+$' },
+      schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: HEADER_SAFE_PATTERN },
     });
   }
   params.push({ $ref: '#/components/parameters/TraceId' });
@@ -205,15 +212,15 @@ export function buildOpenApi(routes: RouteDef[], options: DocumentOptions): Json
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'A merchant API key: `svc_test_…` or `svc_live_…`.' },
       },
       headers: {
-        TraceId: { description: "The request's trace id: the client's `X-Trace-ID` echoed, or a generated `trc_…`", schema: { type: 'string' } },
+        TraceId: { description: "The request's trace id: the client's `X-Trace-ID` echoed, or a generated `trc_…`", required: true, schema: { type: 'string', minLength: 1 } },
       },
       parameters: {
         TraceId: {
           name: 'X-Trace-ID',
           in: 'header',
           required: false,
-          description: 'Echoed back when 1-128 visible ASCII characters; otherwise one is generated',
-          schema: { type: 'string', maxLength: 128 },
+          description: `Echoed back when header-safe: 1-${MAX_TRACE_ID_LENGTH} printable ASCII characters, inner spaces allowed; otherwise one is generated (trc_ + 24 hex)`,
+          schema: { type: 'string', minLength: 1, maxLength: MAX_TRACE_ID_LENGTH, pattern: HEADER_SAFE_PATTERN },
         },
       },
       schemas: components.schemas,

@@ -26,8 +26,8 @@ export const ERROR_STATUS = {
   MANDATE_NOT_ACTIVE: 422,
   OTP_INVALID: 422,
   OTP_EXPIRED: 422,
-  OTP_LOCKED: 429,
-  INSUFFICIENT_FUNDS: 422,
+  // A lock the client must not retry soon: 423 like PIN_LOCKED, never the spec's retryable 429.
+  OTP_LOCKED: 423,
   PIN_INVALID: 422,
   PIN_LOCKED: 423,
   INVALID_STATE: 409,
@@ -53,6 +53,17 @@ export class ApiError extends Error {
   keeping(writes: (tx: Transaction) => void): this {
     this.survivingWrites = writes;
     return this;
+  }
+}
+
+/**
+ * A wallet (a merchant's or a service user's) that cannot cover a debit. The spec has no code
+ * for it and lists payout rejections as VALIDATION_ERROR, so that is what a client sees;
+ * callers that turn it into something else (a failed payroll line) catch this class.
+ */
+export class InsufficientFundsError extends ApiError {
+  constructor(message: string) {
+    super('VALIDATION_ERROR', message);
   }
 }
 

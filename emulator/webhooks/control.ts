@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineControl, type ControlRoute } from '../control/route.js';
-import { getDelivery, listEndpointDeliveries, redeliver } from './deliveries.js';
+import { advanceToNextDelivery, getDelivery, listEndpointDeliveries, redeliver } from './deliveries.js';
+import { clockState } from '../control/routes.js';
 import { toPublicDelivery } from './records.js';
 
 // The dashboard's delivery log and its one write, redelivery (spec: "forced back to pending
@@ -30,5 +31,12 @@ export const webhookControlRoutes: ControlRoute[] = [
     summary: 'Put one failed or dead_letter delivery back to pending, same id (409 INVALID_STATE otherwise)',
     body: z.strictObject({}),
     handler: (s, { params }) => redeliver(s, params.id),
+  }),
+  defineControl({
+    method: 'post',
+    path: '/clock/advance-to-next-delivery',
+    summary: 'Move the clock to the next due webhook attempt (no move when none waits or one is already due); names the deliveries due then',
+    body: z.strictObject({}),
+    handler: (s) => ({ ...advanceToNextDelivery(s), clock: clockState(s) }),
   }),
 ];

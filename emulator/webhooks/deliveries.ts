@@ -3,7 +3,8 @@ import type { Transaction } from '../store/store.js';
 import { ApiError, notFound } from '../schema/errors.js';
 import { DELIVERIES } from '../resources/events/outbox.js';
 import { WEBHOOK_ENDPOINTS, type EndpointRecord } from '../resources/webhook-endpoints/domain.js';
-import { isScheduled, toPublicDelivery, type EngineDelivery } from './records.js';
+import { isScheduled, SCHEDULED_INDEX, SCHEDULED_KEY, toPublicDelivery, type EngineDelivery } from './records.js';
+import { isoMicros } from '../ids.js';
 
 // The dashboard's view of deliveries: read one, list an endpoint's, redeliver one, and the
 // cancellation that follows an endpoint's deletion. Every change is one store transaction;
@@ -56,4 +57,28 @@ export function cancelEndpointDeliveries(services: Pick<Services, 'store' | 'sta
     n++;
   }
   return n;
+}
+
+/** The earliest time any delivery is due for an attempt, and the deliveries due then; null when none waits. */
+export function nextDueAttempt(services: Pick<Services, 'store'>): { at: number; ids: string[] } | null {
+  let at = Infinity;
+  let ids: string[] = [];
+  for (const d of services.store.byIndex<EngineDelivery>(DELIVERIES, SCHEDULED_INDEX, SCHEDULED_KEY)) {
+    const due = d.next_attempt_at!;
+    if (due < at) (at = due), (ids = [d.id]);
+    else if (due === at) ids.push(d.id);
+  }
+  return ids.length ? { at, ids } : null;
+}
+
+/**
+ * Moves the emulator clock to the next due attempt (not backwards: one already due stays due
+ * now) so tests and users need not know the retry delays. The attempts start as the clock
+ * fires; their results arrive asynchronously, like any attempt.
+ */
+export function advanceToNextDelivery(services: Pick<Services, 'store' | 'clock'>) {
+  const next = nextDueAttempt(services);
+  const advanced = next ? Math.max(0, next.at - services.clock.now()) : 0;
+  if (advanced > 0) services.clock.advance(advanced);
+  return { advanced_ms: advanced, due_at: next ? isoMicros(next.at) : null, deliveries: next?.ids ?? [] };
 }

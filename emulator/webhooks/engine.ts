@@ -9,6 +9,7 @@ import { cancelEndpointDeliveries } from './deliveries.js';
 import { delayAfterFailure } from './schedule.js';
 import { Sender, type AttemptOutcome } from './sender.js';
 import { Fifo } from './fifo.js';
+import { isoMicros } from '../ids.js';
 
 // The delivery engine: turns the outbox's deliveries into signed POSTs on the schedule.
 //
@@ -244,7 +245,7 @@ export class DeliveryEngine {
           }
           const attempt: StoredAttempt = {
             attempt: d.attempts.length + 1,
-            at: new Date(f.startedAt).toISOString(),
+            at: isoMicros(f.startedAt),
             status_code: f.outcome.status_code,
             latency_ms: f.outcome.latency_ms,
             error: f.outcome.error,

@@ -1,6 +1,7 @@
 import type { Services } from '../services.js';
 import { DELIVERIES, EVENTS, type AttemptRecord, type DeliveryRecord, type DeliveryStatus, type EventRecord } from '../resources/events/outbox.js';
 import { MAX_ATTEMPTS } from './schedule.js';
+import { isoMicros } from '../ids.js';
 
 // What the delivery engine adds to the outbox's delivery records, and the shapes the control
 // API and the live stream show. Records stay plain JSON in the store; the added fields are
@@ -48,7 +49,7 @@ export function defineWebhookIndexes(services: Pick<Services, 'store' | 'stamps'
 /** Attempts made in the delivery's current round (1..7). */
 export const attemptsInRound = (d: EngineDelivery) => d.attempts.length - (d.round_start ?? 0);
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const iso = (ms: number | null) => (ms === null ? null : isoMicros(ms));
 
 export const toPublicAttempt = (a: StoredAttempt) => ({
   attempt: a.attempt,

@@ -19,6 +19,13 @@ export interface ClockState {
   pending_timers: number;
 }
 
+export interface NextDeliveryAdvance {
+  advanced_ms: number;
+  due_at: string | null;
+  deliveries: string[];
+  clock: ClockState;
+}
+
 export class ControlApi {
   readonly http: HttpClient;
   constructor(options: Omit<ClientOptions, 'apiKey'>) {
@@ -32,6 +39,8 @@ export class ControlApi {
   keys = () => this.get<{ keys: EmulatorKey[] }>('/keys');
   clock = () => this.get<ClockState>('/clock');
   advanceClock = (by: string) => this.post<ClockState>('/clock/advance', { by });
+  /** Moves the clock to the next due webhook attempt (POST /_emulator/clock/advance-to-next-delivery). */
+  advanceToNextDelivery = () => this.post<NextDeliveryAdvance>('/clock/advance-to-next-delivery');
   otp = (phone: string) => this.get(`/otp/${encodeURIComponent(phone)}`);
   events = (query: { merchant_id?: string; environment?: string; type?: string }) => this.get('/events', query);
   endpointDeliveries = (endpointId: string) => this.get(`/webhook-endpoints/${encodeURIComponent(endpointId)}/deliveries`);

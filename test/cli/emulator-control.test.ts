@@ -30,6 +30,29 @@ test('clock show / advance on a manual clock', async () => {
   const bad = await ctl(['clock', 'advance', 'soon']);
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /VALIDATION_ERROR/);
+  // Neither or both of a duration and --to-next-delivery: a usage error, nothing sent.
+  assert.equal((await ctl(['clock', 'advance'])).code, 2);
+  const both = await ctl(['clock', 'advance', '1s', '--to-next-delivery']);
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /either a duration .* or --to-next-delivery/);
+});
+
+test('clock advance --to-next-delivery moves to the next due webhook attempt, or nowhere when none waits', async () => {
+  const clockNow = async () => Date.parse((await control('/clock')).now);
+  const none = await ctl(['clock', 'advance', '--to-next-delivery']);
+  assert.equal(none.code, 0, none.stderr);
+  assert.match(none.stdout, /No webhook attempt is waiting; the clock did not move/);
+  // A subscribed endpoint (nothing listens there: the attempt fails, which is fine here).
+  const ep = await cli.emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: 'http://127.0.0.1:9/hooks', events: ['payment.completed'] } });
+  const link = await cli.emu.request('POST', '/v1/api/payment-links', { body: { title: 'next', amount: 100 }, idempotencyKey: 'cli-ctl-next' });
+  await cli.emu.request('POST', `/v1/api/payment-links/${link.json.data.id}/simulate`, { body: { outcome: 'completed' } });
+  const before = await clockNow();
+  const moved = await ctl(['clock', 'advance', '--to-next-delivery']);
+  assert.equal(moved.code, 0, moved.stderr);
+  assert.match(moved.stdout, /Clock advanced by 1000 ms to the next webhook attempt/);
+  assert.match(moved.stdout, /deliveries\s+dlv_/);
+  assert.equal((await clockNow()) - before, 1_000);
+  await cli.emu.request('DELETE', `/v1/api/webhook-endpoints/${ep.json.data.endpoint.id}`);
 });
 
 test('events (filtered by type, scoped to the key), deliveries show, otp for a phone with none', async () => {

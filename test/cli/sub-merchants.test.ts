@@ -30,3 +30,17 @@ test('sub-merchants: start, read the OTP from the emulator, create --otp, list',
   assert.deepEqual(list, (await cli.emu.request('GET', '/v1/api/sub-merchants')).json.data);
   assert.ok(list.sub_merchants.some((s: { id: string }) => s.id === created.json().id));
 });
+
+test('sub-merchants start during an OTP lockout: 423 OTP_LOCKED with the unlock time, exit 1, never retried', async () => {
+  const phone = '+231770000209';
+  const started = await svc(['sub-merchants', 'start', '--phone', phone, '--json']);
+  assert.equal(started.code, 0, started.stderr);
+  for (let i = 0; i < 5; i++) {
+    await cli.emu.request('POST', '/v1/api/sub-merchants/complete', { body: { merchant_name: 'Guess', manager_phone: phone, otp: 'x' }, idempotencyKey: `otp-lock-${i}-${process.pid}` });
+  }
+  const locked = await svc(['sub-merchants', 'start', '--phone', phone]);
+  assert.equal(locked.code, 1, locked.stderr);
+  assert.match(locked.stderr, /OTP_LOCKED/);
+  assert.match(locked.stderr, /locked until \d{4}-\d\d-\d\dT/);
+  assert.doesNotMatch(locked.stderr, /retrying/, 'a lockout is not retried (the spec retries 429 only)');
+});

@@ -45,3 +45,32 @@ test('trigger payroll_run.partial and payroll_run.failed: a run is created and a
   assert.equal(noPin.code, 2);
   assert.match(noPin.stderr, /missing --pin/);
 });
+
+test('trigger catalog.published / inventory.low_stock: the emulator emits them for the key\'s merchant; a real receiver gets signed deliveries', async () => {
+  const { startReceiver } = await import('../webhooks/receiver.js');
+  const { verifySignature } = await import('../../src/webhooks/signature.js');
+  const rx = await startReceiver();
+  try {
+    const ep = await cli.emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: rx.url, events: ['catalog.published', 'inventory.low_stock'] } });
+    const secret = ep.json.data.secret as string;
+    const catalog = await svc(['trigger', 'catalog.published', '--json']);
+    assert.equal(catalog.code, 0, catalog.stderr);
+    assert.equal(catalog.json().type, 'catalog.published');
+    assert.equal(catalog.json().deliveries.length, 1);
+    const stock = await svc(['trigger', 'inventory.low_stock']);
+    assert.equal(stock.code, 0, stock.stderr);
+    assert.match(stock.stdout, /^\[TEST\] Triggered inventory\.low_stock\n/);
+    assert.match(stock.stdout, /"low_stock_threshold":5/);
+    const moved = await cli.ctl(['clock', 'advance', '--to-next-delivery', '--json']);
+    assert.equal(moved.code, 0, moved.stderr);
+    const got = await rx.waitFor(2);
+    assert.deepEqual(got.map((r) => r.headers['svc-event']).sort(), ['catalog.published', 'inventory.low_stock']);
+    for (const r of got) assert.ok(verifySignature({ secret, header: String(r.headers['svc-signature']), body: r.body }).ok);
+    assert.deepEqual(JSON.parse(got.find((r) => r.headers['svc-event'] === 'catalog.published')!.body).data, JSON.parse(catalog.json().body).data);
+    await cli.emu.request('DELETE', `/v1/api/webhook-endpoints/${ep.json.data.endpoint.id}`);
+    const live = await cli.run(['trigger', 'inventory.low_stock', ...target(cli.emu.baseUrl, KEYS.acmeLive)]);
+    assert.equal(live.code, 2, 'test keys only');
+  } finally {
+    await rx.close();
+  }
+});

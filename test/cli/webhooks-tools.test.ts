@@ -131,8 +131,9 @@ test('tail --json prints one event per line; --attempts adds the emulator delive
 });
 
 test('replay --emulator puts a failed delivery back to pending: the endpoint gets it again with the same Svc-Delivery', async () => {
-  // A manual clock: the engine's own retry (1 s later) never fires here, so only the
-  // redelivery can send the second attempt.
+  // A manual clock: attempt 1 goes out only when the clock is moved to it (it is due 1 s after
+  // the event), and the engine's own retry (5 s later) never fires, so only the redelivery can
+  // send the second attempt.
   const manual = await startTestEmulator();
   let status = 500;
   const app = await merchantReceiver(() => undefined, () => status);
@@ -140,6 +141,9 @@ test('replay --emulator puts a failed delivery back to pending: the endpoint get
     const flags = target(manual.baseUrl, KEYS.acmeTest);
     const endpoint = (await cli.run(['webhooks', 'endpoints', 'create', '--url', app.url, '--events', 'payment.failed', '--json', ...flags])).json().endpoint;
     assert.equal((await cli.run(['trigger', 'payment.failed', ...flags])).code, 0);
+    const moved = await cli.run(['emulator', 'clock', 'advance', '--to-next-delivery', '--json', '--base-url', manual.baseUrl]);
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.equal(moved.json().advanced_ms, 1_000);
     await until(() => app.received.length === 1, 'the first (failing) attempt');
     // The attempt is recorded just after the receiver answered: wait for it over HTTP, then
     // read the same log through the CLI.

@@ -175,7 +175,7 @@ describe('rules', () => {
       [{ mandate_id: m.id, amount_cents: 100, currency: 'LRD' }, /currency: must equal the mandate's currency \(USD\)/],
       [{ mandate_id: m.id, amount_cents: 0, currency: 'USD' }, /amount_cents/],
       [{ mandate_id: m.id, amount_cents: 100, currency: 'USD', outcome: 'maybe' }, /outcome/],
-      [{ mandate_id: m.id, amount_cents: 100, currency: 'USD', idempotency_key: 'has space' }, /idempotency_key/],
+      [{ mandate_id: m.id, amount_cents: 100, currency: 'USD', idempotency_key: 'trail ' }, /idempotency_key: ends with a space/],
       [{ mandate_id: m.id, amount_cents: 100, currency: 'USD', idempotency_key: 'x'.repeat(256) }, /idempotency_key/],
       [{ mandate_id: m.id, amount_cents: 100, currency: 'USD', tip: 1 }, /unknown field "tip"/],
     ];

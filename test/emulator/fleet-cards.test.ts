@@ -49,7 +49,7 @@ describe('redeeming', () => {
       { ...t, id: undefined, created_at: undefined },
       { id: undefined, type: 'redemption', status: 'completed', fleet_card_id: 'fc_test_truck_01', category: 'fuel', amount_cents: 12_000, currency: 'USD', reference: 'pump-3', location_id: 'loc_north', idempotency_key: key, environment: 'test', created_at: undefined },
     );
-    assert.deepEqual(card, { id: 'fc_test_truck_01', status: 'active', balance: 188_000, currency: 'USD', spend_limit: 50_000, spend_period: 'daily', period_start: '2026-03-04T00:00:00.000Z', period_spent: 12_000 });
+    assert.deepEqual(card, { id: 'fc_test_truck_01', status: 'active', balance: 188_000, currency: 'USD', spend_limit: 50_000, spend_period: 'daily', period_start: '2026-03-04T00:00:00.000000Z', period_spent: 12_000 });
     assert.equal(await wallets(), before + 12_000);
   });
 
@@ -127,24 +127,24 @@ describe('spend periods on the emulator clock (UTC)', () => {
     await advanceTo('2026-03-05T00:00:00.000Z');
     const next = await redeem({ fleet_card_id: card.id, category: 'fuel', amount_cents: 1_000 });
     assert.equal(next.status, 201, next.text);
-    assert.equal(next.json.data.card.period_start, '2026-03-05T00:00:00.000Z');
+    assert.equal(next.json.data.card.period_start, '2026-03-05T00:00:00.000000Z');
   });
 
   test('weekly: Monday 00:00 UTC starts a new week', async () => {
     const card = await issue({ spend_limit: 1_000, spend_period: 'weekly' });
     const first = await redeem({ fleet_card_id: card.id, category: 'fuel', amount_cents: 1_000 });
-    assert.equal(first.json.data.card.period_start, '2026-03-02T00:00:00.000Z', 'the Monday of this week');
+    assert.equal(first.json.data.card.period_start, '2026-03-02T00:00:00.000000Z', 'the Monday of this week');
     await advanceTo('2026-03-08T23:59:59.999Z'); // Sunday
     assertCode(await redeem({ fleet_card_id: card.id, category: 'fuel', amount_cents: 1 }), 'SPEND_LIMIT_EXCEEDED');
     await advanceTo('2026-03-09T00:00:00.000Z'); // Monday
     const monday = await redeem({ fleet_card_id: card.id, category: 'fuel', amount_cents: 1_000 });
     assert.equal(monday.status, 201, monday.text);
-    assert.equal(monday.json.data.card.period_start, '2026-03-09T00:00:00.000Z');
+    assert.equal(monday.json.data.card.period_start, '2026-03-09T00:00:00.000000Z');
   });
 
   test('monthly: the first of the month UTC starts a new period', async () => {
     const card = await issue({ spend_limit: 1_000, spend_period: 'monthly' });
-    assert.equal((await redeem({ fleet_card_id: card.id, category: 'fuel', amount_cents: 1_000 })).json.data.card.period_start, '2026-03-01T00:00:00.000Z');
+    assert.equal((await redeem({ fleet_card_id: card.id, category: 'fuel', amount_cents: 1_000 })).json.data.card.period_start, '2026-03-01T00:00:00.000000Z');
     await advanceTo('2026-03-31T23:59:59.999Z');
     assertCode(await redeem({ fleet_card_id: card.id, category: 'fuel', amount_cents: 1 }), 'SPEND_LIMIT_EXCEEDED');
     await advanceTo('2026-04-01T00:00:00.000Z');

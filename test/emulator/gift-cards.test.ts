@@ -73,13 +73,16 @@ describe('redeeming', () => {
     assert.equal(live.json.data.transaction.environment, 'live');
   });
 
-  test('scope: a key without gift_cards:redeem is 403; the station key may redeem and stamps its location', async () => {
+  test('scope: a key without gift_cards:redeem is 403; the station key may redeem and keeps the POS location_id', async () => {
     const ro = await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: idem('gc') }, KEYS.acmeReadOnly);
     assert.equal(ro.status, 403);
     assert.equal(ro.json.error.code, 'FORBIDDEN');
     const station = await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: idem('gc'), location_id: 'loc_elsewhere' }, KEYS.acmeStation);
     assert.equal(station.status, 201, station.text);
-    assert.equal(station.json.data.transaction.location_id, 'loc_station_7');
+    // The station override is the fleet-card rule only; a gift card records the body's value.
+    assert.equal(station.json.data.transaction.location_id, 'loc_elsewhere');
+    const stationNoBody = await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: idem('gc') }, KEYS.acmeStation);
+    assert.equal(stationNoBody.json.data.transaction.location_id, null);
     const noLocation = await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: idem('gc') });
     assert.equal(noLocation.json.data.transaction.location_id, null);
   });
@@ -104,11 +107,22 @@ describe('the body idempotency_key', () => {
     const missing = await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1 });
     assert.equal(missing.status, 422);
     assert.equal(missing.json.error.code, 'IDEMPOTENCY_KEY_REQUIRED');
-    for (const bad of ['', 'has space', 'x'.repeat(256), 42]) {
+    const cases: Array<[unknown, RegExp]> = [
+      ['', /^idempotency_key is empty;/],
+      ['x'.repeat(256), /^idempotency_key is 256 characters long, 1 over the 255-character limit;/],
+      [42, /^idempotency_key is a number; it must be a string of 1 to 255/],
+      [' lead', /^idempotency_key starts with a space \(HTTP trims/],
+      ['trail ', /^idempotency_key ends with a space/],
+      ['new\nline', /^idempotency_key has a character that is not allowed at position 4: U\+000A/],
+    ];
+    for (const [bad, message] of cases) {
       const res = await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: bad });
       assert.equal(res.status, 422, String(bad));
       assert.equal(res.json.error.code, 'IDEMPOTENCY_KEY_INVALID', String(bad));
+      assert.match(res.json.error.message, message);
     }
+    // Inner spaces are fine: the same rule as the header.
+    assert.equal((await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: `till 4 sale ${Math.random()}` })).status, 201);
     assert.equal((await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: 'x'.repeat(255) })).status, 201);
   });
 
@@ -150,7 +164,7 @@ describe('the body idempotency_key', () => {
     assert.equal(a.status, 201, 'the same string as header and body key does not collide with itself');
     const b = await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: idem('gc-body') }, KEYS.acmeTest, { 'x-idempotency-key': header });
     assert.equal(b.status, 409, 'the header key was used with another body');
-    const bad = await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: idem('gc') }, KEYS.acmeTest, { 'x-idempotency-key': 'has space' });
+    const bad = await redeem({ merchant_wallet_id: 'mw_test_ada_usd', amount: 1, idempotency_key: idem('gc') }, KEYS.acmeTest, { 'x-idempotency-key': 'x'.repeat(256) });
     assert.equal(bad.json.error.code, 'IDEMPOTENCY_KEY_INVALID');
   });
 });

@@ -16,16 +16,12 @@ import { toYaml } from '../../emulator/openapi/yaml.js';
 // idempotency header, success status and error responses.
 
 const REDOCLY = packageFile('node_modules/.bin/redocly');
-// `recommended`, with one rule off: the spec itself defines GET /v1/api/payment-links/by-code/{code}
-// beside POST /v1/api/payment-links/{id}/simulate, which no-ambiguous-paths flags because
-// "by-code" could be an {id}. The router resolves it by declaration order (and the methods
-// differ), so the warning says nothing about our document.
-const CONFIG = ['extends:', '  - recommended', 'rules:', '  no-ambiguous-paths: off', ''].join('\n');
 
 let emu: TestEmulator;
 let dir: string;
 let doc: any;
 let yamlText: string;
+let lintConfig: string;
 /** The Redocly runs start together in before() (each takes seconds); tests await them. */
 let runs: { lint: ReturnType<typeof redocly>; bundles: Array<[string, unknown, ReturnType<typeof redocly>]> };
 
@@ -35,7 +31,8 @@ function redocly(...args: string[]): Promise<{ status: number; output: string }>
   return new Promise((resolve) => {
     execFile(
       REDOCLY,
-      [...args, '--config', join(dir, 'redocly.yaml')],
+      // No --config: Redocly finds redocly.yaml in the directory, as it does for a user.
+      args,
       { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' } },
       (err, stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, output: `${stdout}\n${stderr}` }),
     );
@@ -45,7 +42,11 @@ function redocly(...args: string[]): Promise<{ status: number; output: string }>
 before(async () => {
   emu = await startTestEmulator();
   dir = mkdtempSync(join(tmpdir(), 'svc-openapi-'));
-  writeFileSync(join(dir, 'redocly.yaml'), CONFIG);
+  // The lint configuration as a user gets it: served beside the document (README "OpenAPI").
+  const config = await fetch(`${emu.baseUrl}/redocly.yaml`);
+  assert.equal(config.status, 200);
+  lintConfig = await config.text();
+  writeFileSync(join(dir, 'redocly.yaml'), lintConfig);
   const res = await fetch(`${emu.baseUrl}/openapi.yaml`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /^application\/yaml/);
@@ -74,6 +75,27 @@ describe('the document is valid OpenAPI 3.1', () => {
     assert.doesNotMatch(output, /You have \d+ warnings?|\berrors?\b/i, output);
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.servers[0].url, emu.baseUrl);
+  });
+
+  test('the served lint configuration is the repository\'s redocly.yaml: recommended, one rule off, with its reason', () => {
+    assert.equal(lintConfig, readFileSync(packageFile('redocly.yaml'), 'utf8'));
+    assert.match(lintConfig, /^extends:\n  - recommended$/m);
+    const off = [...lintConfig.matchAll(/^  ([\w-]+): off$/gm)].map((m) => m[1]);
+    assert.deepEqual(off, ['no-ambiguous-paths'], 'exactly one rule turned off');
+    assert.match(lintConfig, /# Off on purpose[\s\S]*by-code/);
+    // The spec's path stays in the document.
+    assert.ok(doc.paths['/v1/api/payment-links/by-code/{code}'].get);
+  });
+
+  test('X-Trace-ID is a required header of every response', () => {
+    assert.equal(doc.components.headers.TraceId.required, true);
+    for (const [path, ops] of Object.entries(doc.paths) as Array<[string, any]>) {
+      for (const [method, op] of Object.entries(ops) as Array<[string, any]>) {
+        for (const [status, res] of Object.entries(op.responses) as Array<[string, any]>) {
+          assert.deepEqual(res.headers['X-Trace-ID'], { $ref: '#/components/headers/TraceId' }, `${method} ${path} ${status}`);
+        }
+      }
+    }
   });
 
   test('the YAML reads back as exactly the JSON document (and survives awkward strings)', async () => {

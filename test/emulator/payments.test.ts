@@ -126,10 +126,17 @@ describe('list', () => {
     assert.deepEqual(pending.json.data, { payments: [], next_before: null });
   });
 
-  test('the last page has next_before null', async () => {
+  test("the last non-empty page still carries next_before (its last row's created_at); the empty page after it ends paging", async () => {
     const res = await list(`?limit=100&before=${encodeURIComponent(testPayments[100].created_at)}`);
     assert.equal(res.json.data.payments.length, 100);
-    assert.equal(res.json.data.next_before, null);
+    assert.equal(res.json.data.next_before, testPayments[0].created_at);
+    assert.equal(res.json.data.next_before, res.json.data.payments[99].created_at);
+    const end = await list(`?limit=100&before=${encodeURIComponent(res.json.data.next_before)}`);
+    assert.deepEqual(end.json.data, { payments: [], next_before: null });
+    // A short page (fewer rows than asked) carries it too.
+    const short = await list(`?limit=100&before=${encodeURIComponent(testPayments[3].created_at)}`);
+    assert.equal(short.json.data.payments.length, 3);
+    assert.equal(short.json.data.next_before, testPayments[0].created_at);
   });
 
   test('before accepts any ISO-8601 offset; a cursor before everything gives an empty page', async () => {

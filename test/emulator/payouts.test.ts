@@ -104,12 +104,13 @@ describe('accepting a payout', () => {
     );
   });
 
-  test('insufficient funds: 422 INSUFFICIENT_FUNDS and nothing moves', async () => {
+  test('insufficient funds: 422 VALIDATION_ERROR naming amount_cents, and nothing moves', async () => {
     const payee = await approvedPayee(emu);
     const before = await balance(emu, 'test', 'USD');
     const res = await payout(emu, { payee_id: payee.id, amount_cents: before + 1, currency: 'USD' });
     assert.equal(res.status, 422, res.text);
-    assert.equal(res.json.error.code, 'INSUFFICIENT_FUNDS');
+    assert.equal(res.json.error.code, 'VALIDATION_ERROR');
+    assert.match(res.json.error.message, /^amount_cents: insufficient funds: the merchant's test USD wallet holds \d+ \(minor units\); \d+ is needed\.$/);
     assert.equal(await balance(emu, 'test', 'USD'), before);
     const list = (await emu.request('GET', '/v1/api/payouts?limit=100')).json.data;
     assert.ok(!list.payouts.some((p: any) => p.payee_id === payee.id));

@@ -120,3 +120,18 @@ test('without --json it prints the API and checkout addresses and the seeded tes
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('--payout-delay 0 is accepted (a bare 0 needs no unit): payouts answer completed at once', async () => {
+  const dataDir = tempDir('svc-start-payout0-');
+  const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--payout-delay', '0']);
+  try {
+    const key = svc.ready.keys.find((k) => k.environment === 'test' && !k.revoked && k.scopes.includes('payouts:create'))!;
+    const res = await request(svc.ready.base_url, 'POST', '/v1/api/payouts', { key: key.key, body: { payee_id: 'payee_ada', amount_cents: 100, currency: 'USD' }, idempotencyKey: idem('p0') });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.json.data.status, 'completed');
+  } finally {
+    svc.child.kill('SIGTERM');
+    assert.equal(await svc.done, 0);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -109,7 +109,7 @@ describe('OTP round trip', () => {
     assert.equal(late.json.error.code, 'OTP_EXPIRED');
   });
 
-  test('five wrong codes void the code and lock the phone for 15 minutes (429 OTP_LOCKED)', async () => {
+  test('five wrong codes void the code and lock the phone for 15 minutes (423 OTP_LOCKED, not the retryable 429)', async () => {
     const phone = '+231770000602';
     await start(phone);
     const code = await latestCode(phone);
@@ -120,10 +120,19 @@ describe('OTP round trip', () => {
       assert.match(res.json.error.message, new RegExp(`${left} left`));
     }
     const fifth = await complete({ merchant_name: 'Guess', manager_phone: phone, otp: wrong });
-    assert.equal(fifth.status, 429);
+    assert.equal(fifth.status, 423);
     assert.equal(fifth.json.error.code, 'OTP_LOCKED');
-    assert.equal((await complete({ merchant_name: 'Right', manager_phone: phone, otp: code })).status, 429, 'even the right code');
-    assert.equal((await start(phone)).status, 429, 'no new code during the lock');
+    assert.equal(fifth.headers.get('retry-after'), null);
+    const until = new Date(emu.services.clock.now() + 15 * 60_000).toISOString().replace('Z', '000Z'); // the one format: 6 fraction digits
+    assert.equal(fifth.json.error.message, `Wrong code. Too many wrong codes: this code is void and the phone is locked until ${until}.`);
+    const right = await complete({ merchant_name: 'Right', manager_phone: phone, otp: code });
+    assert.equal(right.status, 423, 'even the right code');
+    assert.equal(right.json.error.code, 'OTP_LOCKED');
+    assert.match(right.json.error.message, new RegExp(`locked until ${until.replace(/\./g, '\\.')}`));
+    const again = await start(phone);
+    assert.equal(again.status, 423, 'no new code during the lock');
+    assert.equal(again.json.error.code, 'OTP_LOCKED');
+    assert.match(again.json.error.message, /until \d{4}-/);
     emu.services.clock.advance(15 * 60_000);
     assert.equal((await complete({ merchant_name: 'Right', manager_phone: phone, otp: code })).json.error.code, 'OTP_INVALID', 'the old code stays void');
     assert.equal((await start(phone)).status, 200);

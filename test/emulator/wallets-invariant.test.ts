@@ -168,7 +168,8 @@ test('a mixed run creates and loses no money', async () => {
   const bigPayee = await control('POST', '/payees', { merchant_id: 'mer_acme', environment: 'test', name: 'Too Big', currency: 'USD', per_payout_cap: 100_000_000, daily_cap: 100_000_000 });
   await control('POST', `/payees/${bigPayee.id}/approve`, { pin: '1357' });
   const refused = await emu.request('POST', '/v1/api/payouts', { body: { payee_id: bigPayee.id, amount_cents: 90_000_000, currency: 'USD' }, idempotencyKey: idem('big') });
-  assert.equal(refused.json.error?.code, 'INSUFFICIENT_FUNDS', refused.text);
+  assert.equal(refused.json.error?.code, 'VALIDATION_ERROR', refused.text);
+  assert.match(refused.json.error.message, /^amount_cents: insufficient funds/);
 
   // Payroll: two lines reach service users (inside the system), one matches nobody.
   const run = await api('POST', '/v1/api/payroll/runs', {

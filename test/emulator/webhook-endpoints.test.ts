@@ -48,15 +48,19 @@ test('plain http is accepted for loopback receivers', async () => {
   }
 });
 
-test('delete revokes: gone from the list, a second delete is 404', async () => {
+test('delete revokes: gone from the list; a second delete answers the same 200 (like revoking a revoked mandate)', async () => {
   const ep = (await create({ url: 'https://localhost:9/bye', events: ['payment.completed'] })).json.data.endpoint;
   const del = await emu.request('DELETE', `/v1/api/webhook-endpoints/${ep.id}`);
   assert.equal(del.status, 200);
   assert.deepEqual(del.json.data, { id: ep.id, deleted: true });
   assert.ok(!(await list()).json.data.endpoints.some((e: any) => e.id === ep.id));
   const again = await emu.request('DELETE', `/v1/api/webhook-endpoints/${ep.id}`);
-  assert.equal(again.status, 404);
-  assert.equal(again.json.error.code, 'NOT_FOUND');
+  assert.equal(again.status, 200);
+  assert.equal(again.text, del.text);
+  assert.ok(!(await list()).json.data.endpoints.some((e: any) => e.id === ep.id));
+  // Unknown, or another merchant's: still 404.
+  assert.equal((await emu.request('DELETE', '/v1/api/webhook-endpoints/we_nope')).status, 404);
+  assert.equal((await emu.request('DELETE', `/v1/api/webhook-endpoints/${ep.id}`, { key: KEYS.globexTest })).status, 404);
 });
 
 test('test and live endpoints are separate', async () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/server.js';
+import { checkContract, type ContractHit } from './contract.js';
 
 // Starts a real emulator on a free loopback port with its own data dir. Tests talk to it
 // over HTTP only; `services` is exposed for seeding and clock control, never for assertions
@@ -74,7 +75,19 @@ export async function request(baseUrl: string, method: string, path: string, opt
   } catch {
     json = undefined;
   }
-  return { status: res.status, headers: res.headers, text, json };
+  const seen = { status: res.status, headers: res.headers, text, json };
+  // Every /v1 answer a test sees must be one /openapi.yaml documents (helpers/contract.ts).
+  const hit = checkContract(method, baseUrl + path, seen);
+  if (hit) for (const r of recorders) r({ ...hit, json });
+  return seen;
+}
+
+/** Receives every response that passed the contract check (the generated-client type test records them). */
+export type ResponseRecorder = (r: ContractHit & { json: unknown }) => void;
+const recorders = new Set<ResponseRecorder>();
+export function recordResponses(recorder: ResponseRecorder): () => void {
+  recorders.add(recorder);
+  return () => recorders.delete(recorder);
 }
 
 let counter = 0;

@@ -68,6 +68,9 @@ export async function expectWebhook(type: string, paymentId: string, environment
     events.json.data.events.some((e: { body: string }) => JSON.parse(e.body).data.payment.id === paymentId),
     `no ${type} event for ${paymentId} in the outbox`,
   );
+  // Attempt 1 is due 1 s after the event on the (manual) emulator clock: move to it.
+  const moved = await em.request('POST', '/_emulator/clock/advance-to-next-delivery', { key: null, body: {} });
+  assert.equal(moved.status, 200, moved.text);
   const delivery = await hooks.waitFor((r) => r.headers['svc-event'] === type && JSON.parse(r.body).data.payment.id === paymentId);
   const verified = verifySignature({ secret: secrets[environment], header: delivery.headers['svc-signature'] as string, body: delivery.body });
   assert.ok(verified.ok, 'the delivery is signed with the endpoint secret of its environment');

@@ -2,13 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { startTestEmulator } from '../helpers/emulator.js';
-import { advance, attemptsRecorded, control, createEndpoint, eventually, simulatePayment, startReceiver, type Received } from './receiver.js';
+import { advance, assertNotDue, attemptsRecorded, clockNow, control, createEndpoint, eventually, simulatePayment, startReceiver, toNextDelivery, type Received } from './receiver.js';
 
 // The delivery engine over real HTTP: a real emulator (manual clock) posting to real
 // node:http receivers on 127.0.0.1. Signatures are checked with node:crypto here, not with
 // the package's own verifier.
 
-const RETRY_GAPS_MS = [1_000, 5_000, 25_000, 120_000, 600_000, 3_600_000];
+// The spec's seven delays, each the wait before its attempt: attempt 1 is due 1 s after the
+// event, attempt k+1 DELAYS_MS[k] after attempt k failed.
+const DELAYS_MS = [1_000, 5_000, 25_000, 120_000, 600_000, 3_600_000, 21_600_000];
 
 function verifyIndependently(r: Received, secret: string): number {
   const header = String(r.headers['svc-signature']);
@@ -19,7 +21,6 @@ function verifyIndependently(r: Received, secret: string): number {
   return Number(m[1]);
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
 
 test('a delivery is signed with the endpoint secret, carries its headers, and succeeds on 2xx', async () => {
   const emu = await startTestEmulator();
@@ -27,7 +28,16 @@ test('a delivery is signed with the endpoint secret, carries its headers, and su
   try {
     const ep = await createEndpoint(emu, rx.url, ['payment.completed']);
     const paymentId = await simulatePayment(emu);
-    const [r] = await rx.waitFor(1); // attempt 1 goes out at once, even on a frozen clock
+    // Attempt 1 waits the spec's first delay (1 s) on the emulator clock.
+    const events = (await control(emu, 'GET', '/events?type=payment.completed')).data.events;
+    const [pending] = (await control(emu, 'GET', `/events/${events[0].id}/deliveries`)).data.deliveries;
+    assert.equal(pending.status, 'pending');
+    assert.equal(Date.parse(pending.next_attempt_at) - Date.parse(events[0].created_at), 1_000);
+    assert.equal(rx.received.length, 0);
+    const moved = await toNextDelivery(emu);
+    assert.equal(moved.advanced_ms, 1_000);
+    assert.deepEqual(moved.deliveries, [pending.id]);
+    const [r] = await rx.waitFor(1);
     verifyIndependently(r, ep.secret);
     assert.equal(r.headers['content-type'], 'application/json');
     assert.equal(r.headers['svc-event'], 'payment.completed');
@@ -75,8 +85,14 @@ test('retries follow the schedule on the clock, keep Svc-Delivery, dead-letter a
   try {
     const ep = await createEndpoint(emu, rx.url, ['payment.completed']);
     await simulatePayment(emu);
+    const eventAt = await clockNow(emu);
+    // Before attempt 1: due 1 s after the event, not earlier.
+    await advance(emu, DELAYS_MS[0] - 1);
+    assert.equal(rx.received.length, 0, 'no attempt 1 before 1 s');
+    await advance(emu, 1);
     await rx.waitFor(1);
     const id = String(rx.received[0].headers['svc-delivery']);
+    assert.equal(Date.parse((await attemptsRecorded(emu, id, 1)).attempts[0].at) - eventAt, 1_000);
 
     for (let k = 1; k <= 6; k++) {
       const d = await attemptsRecorded(emu, id, k);
@@ -84,15 +100,18 @@ test('retries follow the schedule on the clock, keep Svc-Delivery, dead-letter a
       assert.equal(d.attempts[k - 1].status_code, 500);
       assert.equal(d.attempts[k - 1].response_excerpt, 'boom');
       const failedAt = Date.parse(d.attempts[k - 1].at);
-      assert.equal(Date.parse(d.next_attempt_at) - failedAt, RETRY_GAPS_MS[k - 1], `gap after attempt ${k}`);
-      // 1 ms before it is due: nothing goes out.
-      await advance(emu, RETRY_GAPS_MS[k - 1] - 1);
-      await settle();
+      assert.equal(Date.parse(d.next_attempt_at) - failedAt, DELAYS_MS[k], `wait before attempt ${k + 1}`);
+      // 1 ms before it is due: still not due, nothing went out.
+      await advance(emu, DELAYS_MS[k] - 1);
+      await assertNotDue(emu, id, `attempt ${k + 1} not due before its delay`);
       assert.equal(rx.received.length, k, `no attempt ${k + 1} before its delay`);
       // Due now: it goes out.
       await advance(emu, 1);
       await rx.waitFor(k + 1);
     }
+    // The seventh attempt went out 7 h 12 m 31 s after the event (receivers answer at once).
+    const seventh = (await attemptsRecorded(emu, id, 7)).attempts[6];
+    assert.equal(Date.parse(seventh.at) - eventAt, DELAYS_MS.reduce((a, b) => a + b, 0));
     const dead = await attemptsRecorded(emu, id, 7);
     assert.equal(dead.status, 'dead_letter');
     assert.equal(dead.next_attempt_at, null);
@@ -100,8 +119,10 @@ test('retries follow the schedule on the clock, keep Svc-Delivery, dead-letter a
     assert.equal(new Set(rx.received.map((r) => r.headers['svc-delivery'])).size, 1, 'one Svc-Delivery across retries');
     for (const r of rx.received) verifyIndependently(r, ep.secret);
 
-    await advance(emu, 24 * 3_600_000);
-    await settle();
+    // Nothing waits after dead_letter: advancing to the next delivery finds none.
+    const none = await toNextDelivery(emu);
+    assert.equal(none.due_at, null);
+    assert.equal(none.advanced_ms, 0);
     assert.equal(rx.received.length, 7, 'nothing after dead_letter');
 
     // Redelivery: same id, back to pending, sent at once; a 200 now makes it succeeded.
@@ -134,6 +155,7 @@ test('redelivering a failed delivery sends it now and starts a fresh round of 7'
   try {
     await createEndpoint(emu, rx.url, ['payment.completed']);
     await simulatePayment(emu);
+    await toNextDelivery(emu);
     await rx.waitFor(1);
     const id = String(rx.received[0].headers['svc-delivery']);
     const failed = await attemptsRecorded(emu, id, 1);
@@ -146,7 +168,7 @@ test('redelivering a failed delivery sends it now and starts a fresh round of 7'
     const d = await attemptsRecorded(emu, id, 2);
     assert.equal(d.status, 'failed');
     assert.equal(d.attempts_left, 6);
-    assert.equal(Date.parse(d.next_attempt_at) - Date.parse(d.attempts[1].at), RETRY_GAPS_MS[0]);
+    assert.equal(Date.parse(d.next_attempt_at) - Date.parse(d.attempts[1].at), DELAYS_MS[1]);
   } finally {
     await rx.close();
     await emu.stop();
@@ -160,6 +182,7 @@ test('a hanging receiver counts as failed after the timeout', async () => {
   try {
     await createEndpoint(emu, hang.url, ['payment.completed']);
     await simulatePayment(emu);
+    await toNextDelivery(emu);
     await hang.waitFor(1);
     const h = await attemptsRecorded(emu, String(hang.received[0].headers['svc-delivery']), 1);
     assert.equal(h.status, 'failed');
@@ -184,6 +207,7 @@ test('a redirect is not followed and counts as failed; so does a refused connect
     await createEndpoint(emu, redirect.url, ['payment.completed']);
     const refused = await createEndpoint(emu, goneUrl, ['payment.completed']);
     await simulatePayment(emu);
+    await toNextDelivery(emu);
     await redirect.waitFor(1);
     const r = await attemptsRecorded(emu, String(redirect.received[0].headers['svc-delivery']), 1);
     assert.equal(r.status, 'failed');

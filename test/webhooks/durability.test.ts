@@ -1,13 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS, startTestEmulator, tempDir } from '../helpers/emulator.js';
-import { advance, attemptsRecorded, control, createEndpoint, simulatePayment, startReceiver } from './receiver.js';
+import { advance, assertNotDue, attemptsRecorded, control, createEndpoint, simulatePayment, startReceiver } from './receiver.js';
 import { openStream } from './sse.js';
 
 // Restarts: a pending schedule resumes from the store, an attempt cut off by shutdown is made
 // again, and stream cursors from before the restart still resume.
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
 const T0 = Date.parse('2026-11-21T12:00:00Z');
 
 test('a restart mid-schedule resumes on time, with the same delivery id, and old cursors still work', async () => {
@@ -20,10 +19,11 @@ test('a restart mid-schedule resumes on time, with the same delivery id, and old
     await createEndpoint(emu, rx.url, ['payment.completed']);
     const s1 = await openStream(`${emu.baseUrl}/emulator/stream`, { authorization: `Bearer ${KEYS.acmeTest}` });
     await simulatePayment(emu);
+    await advance(emu, 1_000); // attempt 1 is due 1 s after the event
     await rx.waitFor(1);
     const id = String(rx.received[0].headers['svc-delivery']);
     await attemptsRecorded(emu, id, 1); // the retry is scheduled from the recorded failure
-    await advance(emu, 1_000);
+    await advance(emu, 5_000);
     await rx.waitFor(2);
     const before = await attemptsRecorded(emu, id, 2);
     assert.equal(before.status, 'failed');
@@ -32,16 +32,16 @@ test('a restart mid-schedule resumes on time, with the same delivery id, and old
     await emu.stop({ keepData: true });
 
     rx.behave({ status: 200 });
-    emu = await startTestEmulator({ dataDir, clockStart: T0 + 1_000 });
+    emu = await startTestEmulator({ dataDir, clockStart: T0 + 6_000 });
     restarted = true;
     const after = (await control(emu, 'GET', `/deliveries/${id}`)).data;
     assert.equal(after.status, 'failed');
     assert.equal(after.next_attempt_at, before.next_attempt_at);
     assert.equal(after.attempts.length, 2);
 
-    await advance(emu, 4_999);
-    await settle();
-    assert.equal(rx.received.length, 2, 'not before the 5 s gap');
+    await advance(emu, 24_999);
+    await assertNotDue(emu, id, 'not before the 25 s wait');
+    assert.equal(rx.received.length, 2, 'not before the 25 s wait');
     await advance(emu, 1);
     const [, , third] = await rx.waitFor(3);
     assert.equal(third.headers['svc-delivery'], id);
@@ -72,13 +72,14 @@ test('an attempt in flight at shutdown counts as not made and is sent again afte
   try {
     await createEndpoint(emu, rx.url, ['payment.completed']);
     await simulatePayment(emu);
+    await advance(emu, 1_000);
     const [first] = await rx.waitFor(1);
     const id = String(first.headers['svc-delivery']);
     await emu.stop({ keepData: true }); // the attempt is still waiting for an answer
 
     rx.behave({ status: 200 });
-    emu = await startTestEmulator({ dataDir, clockStart: T0 });
-    const [, second] = await rx.waitFor(2); // due at once: no clock advance
+    emu = await startTestEmulator({ dataDir, clockStart: T0 + 1_000 });
+    const [, second] = await rx.waitFor(2); // still due: no clock advance
     assert.equal(second.headers['svc-delivery'], id);
     const d = await attemptsRecorded(emu, id, 1);
     assert.equal(d.status, 'succeeded');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestEmulator } from '../helpers/emulator.js';
-import { control, createEndpoint, eventually, simulatePayment, startReceiver } from './receiver.js';
+import { control, createEndpoint, eventually, simulatePayment, startReceiver, toNextDelivery } from './receiver.js';
 
 // One endpoint that never answers must not hold up the others: it keeps at most its own
 // share of the engine's slots, and everyone else's deliveries complete while it hangs.
@@ -17,6 +17,7 @@ test('a hanging endpoint does not delay the others', async () => {
     const fine = await createEndpoint(emu, healthy.url, ['payment.completed']);
     const N = 30;
     for (let i = 0; i < N; i++) await simulatePayment(emu);
+    await toNextDelivery(emu); // all 2N deliveries are due 1 s after their events (one frozen instant)
     await healthy.waitFor(N);
     const list = await eventually(async () => {
       const l = (await control(emu, 'GET', `/webhook-endpoints/${fine.id}/deliveries?limit=100`)).data;

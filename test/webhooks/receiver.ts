@@ -119,3 +119,37 @@ export async function advance(emu: TestEmulator, ms: number): Promise<void> {
   const res = await control(emu, 'POST', '/clock/advance', { ms });
   if (res.status !== 200) throw new Error(`advance: ${res.status} ${JSON.stringify(res.error)}`);
 }
+
+/** Moves the clock to the next due webhook attempt (POST /_emulator/clock/advance-to-next-delivery). */
+export async function toNextDelivery(emu: TestEmulator): Promise<{ advanced_ms: number; due_at: string | null; deliveries: string[] }> {
+  const res = await control(emu, 'POST', '/clock/advance-to-next-delivery', {});
+  if (res.status !== 200) throw new Error(`advance-to-next-delivery: ${res.status} ${JSON.stringify(res.error)}`);
+  return res.data;
+}
+
+/** Asserts delivery `id` is not due yet on the emulator clock (so no attempt can have started). */
+export async function assertNotDue(emu: TestEmulator, id: string, what: string): Promise<void> {
+  const d = (await control(emu, 'GET', `/deliveries/${id}`)).data;
+  if (!(Date.parse(d.next_attempt_at) > (await clockNow(emu)))) throw new Error(`${what}: due at ${d.next_attempt_at}`);
+}
+
+/**
+ * Waits until every delivery in the outbox has had its due attempts recorded (none `pending`
+ * and none due now), so the receivers have seen everything they will get at this clock time.
+ */
+export function deliveriesSettled(emu: TestEmulator): Promise<true> {
+  return eventually(async () => {
+    const now = await clockNow(emu);
+    for (const e of (await control(emu, 'GET', '/events')).data.events as { id: string }[]) {
+      for (const d of (await control(emu, 'GET', `/events/${e.id}/deliveries`)).data.deliveries as { status: string; next_attempt_at: string | null }[]) {
+        if (d.status === 'pending' || (d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= now)) return undefined;
+      }
+    }
+    return true as const;
+  }, 'every due delivery attempt recorded');
+}
+
+/** The emulator clock's time, in ms. */
+export async function clockNow(emu: TestEmulator): Promise<number> {
+  return Date.parse((await control(emu, 'GET', '/clock')).data.now);
+}

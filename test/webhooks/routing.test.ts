@@ -2,11 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { emitEvent } from '../../emulator/resources/events/outbox.js';
-import { advance, control, createEndpoint, eventually, simulatePayment, startReceiver } from './receiver.js';
+import { advance, control, createEndpoint, deliveriesSettled, eventually, simulatePayment, startReceiver, toNextDelivery } from './receiver.js';
 
 // Who gets what: subscriptions, merchants, environments, and deleted endpoints.
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
 
 /** A live-environment event: simulate is test-only, so it is appended to the outbox directly. */
 function emitLiveEvent(emu: TestEmulator, paymentId: string) {
@@ -32,11 +31,12 @@ test('deliveries go to subscribed endpoints of the same merchant and environment
     const p2 = await simulatePayment(emu, 'failed');
     emitLiveEvent(emu, 'pay_live_1');
     const p3 = await simulatePayment(emu, 'completed');
+    await toNextDelivery(emu);
 
     await completed.waitFor(2);
     await failed.waitFor(1);
     await live.waitFor(1);
-    await settle();
+    await deliveriesSettled(emu);
     // Each receiver got exactly its own, in order: the live event never reached the test
     // endpoint (its second delivery is p3), the test events never reached the live one.
     assert.deepEqual(completed.received.map((r) => paymentOf(r.body)), [p1, p3]);
@@ -46,6 +46,7 @@ test('deliveries go to subscribed endpoints of the same merchant and environment
 
     // The other merchant's own payment does reach it (the receiver works).
     const g = await simulatePayment(emu, 'completed', KEYS.globexTest);
+    await toNextDelivery(emu);
     await globex.waitFor(1);
     assert.equal(paymentOf(globex.received[0].body), g);
   } finally {
@@ -63,6 +64,7 @@ test('deleting an endpoint cancels its waiting deliveries and it gets nothing ne
     const ep = await createEndpoint(emu, rx.url, ['payment.completed']);
     await createEndpoint(emu, other.url, ['payment.completed']);
     await simulatePayment(emu);
+    await toNextDelivery(emu);
     await rx.waitFor(1);
     const id = String(rx.received[0].headers['svc-delivery']);
     await eventually(async () => (await control(emu, 'GET', `/deliveries/${id}`)).data?.status === 'failed', 'first failure');
@@ -81,8 +83,9 @@ test('deleting an endpoint cancels its waiting deliveries and it gets nothing ne
     // Its retry time passes, and a new event arrives: nothing for the deleted endpoint.
     await advance(emu, 3_600_000);
     await simulatePayment(emu);
+    await toNextDelivery(emu);
     await other.waitFor(2);
-    await settle();
+    await deliveriesSettled(emu);
     assert.equal(rx.received.length, 1);
     const list = await control(emu, 'GET', `/webhook-endpoints/${ep.id}/deliveries`);
     assert.equal(list.status, 200, 'a deleted endpoint keeps its history');

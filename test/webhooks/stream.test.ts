@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { emitEvent } from '../../emulator/resources/events/outbox.js';
-import { createEndpoint, simulatePayment, startReceiver } from './receiver.js';
+import { attemptsRecorded, createEndpoint, simulatePayment, startReceiver, toNextDelivery } from './receiver.js';
 import { openStream } from './sse.js';
 
 // GET /emulator/stream: Server-Sent Events of a key's events and delivery attempts, with
@@ -31,6 +31,7 @@ test('the stream sends events and attempts of its key only, in cursor order', as
 
     const ep = await createEndpoint(emu, rx.url, ['payment.completed']);
     await simulatePayment(emu);
+    await toNextDelivery(emu);
     const [evt, att] = await acme.waitFor(2);
     const [sent] = await rx.waitFor(1);
     assert.equal(evt.event, 'event');
@@ -80,6 +81,7 @@ test('?types= filters events and attempts by event type', async () => {
     await createEndpoint(emu, rx.url, ['payment.completed', 'payment.failed']);
     await simulatePayment(emu, 'completed');
     await simulatePayment(emu, 'failed');
+    await toNextDelivery(emu);
     const [a, b] = await failedOnly.waitFor(2);
     assert.deepEqual([a.event, a.data.type], ['event', 'payment.failed']);
     assert.deepEqual([b.event, b.data.event_type], ['attempt', 'payment.failed']);
@@ -98,14 +100,17 @@ test('a reconnect with Last-Event-ID or ?cursor= replays what it missed, then st
     await createEndpoint(emu, rx.url, ['payment.completed']);
     const first = await stream(emu, KEYS.acmeTest);
     await simulatePayment(emu);
+    await toNextDelivery(emu);
     const [evt1, att1] = await first.waitFor(2);
     assert.equal(att1.data.delivery_status, 'failed');
     first.close();
 
     // Missed while disconnected: a retry (attempt 2) and a second payment (event + attempt).
-    await emu.request('POST', '/_emulator/clock/advance', { key: null, body: { by: '1s' } });
+    await toNextDelivery(emu);
     await rx.waitFor(2);
+    await attemptsRecorded(emu, att1.data.delivery_id, 2); // its retry is scheduled before the next move
     await simulatePayment(emu);
+    await toNextDelivery(emu);
     await rx.waitFor(3);
 
     const byHeader = await stream(emu, KEYS.acmeTest, '', { 'last-event-id': evt1.id });

@@ -13,7 +13,8 @@ export const chargeRoutes = [
     body: CreateCharge,
     status: 201,
     response: Payment,
-    errors: ['MANDATE_NOT_ACTIVE'],
+    // 404: mandate_id names no mandate of the caller's (a body reference, but the spec's 404 rule).
+    errors: ['NOT_FOUND', 'MANDATE_NOT_ACTIVE'],
     handler: (ctx, { body }, tx) => createCharge(ctx, body, tx),
   }),
 ];

@@ -1,17 +1,14 @@
 import { z } from 'zod';
 import { Currency, MinorUnits } from '../../schema/common.js';
 import { MAX_KEY_LENGTH } from '../../gateway/idempotency.js';
+import { headerSafeString } from '../../schema/header-safe.js';
 
 export const CreateCharge = z
   .strictObject({
     mandate_id: z.string().min(1),
     amount_cents: MinorUnits.meta({ description: "At most the mandate's max_amount_cents" }),
     currency: Currency.meta({ description: "Must equal the mandate's currency" }),
-    idempotency_key: z
-      .string()
-      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
-      .max(MAX_KEY_LENGTH)
-      .meta({ description: "The merchant's cycle key: one charge per mandate and key, ever; a retry returns the original payment" }),
+    idempotency_key: headerSafeString(MAX_KEY_LENGTH).meta({ description: "The merchant's cycle key: one charge per mandate and key, ever; a retry returns the original payment" }),
     outcome: z.enum(['completed', 'failed']).optional().meta({ description: 'Test mandates only: forces the result' }),
   })
   .meta({ id: 'CreateCharge' });

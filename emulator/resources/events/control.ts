@@ -4,6 +4,8 @@ import { Environment, EventType } from '../../schema/common.js';
 import { notFound } from '../../schema/errors.js';
 import type { Services } from '../../services.js';
 import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord } from './outbox.js';
+import { TriggerEventBody, triggerEvent } from './catalog-inventory.js';
+import { isoMicros } from '../../ids.js';
 
 // The outbox as the dashboard sees it: which events were appended, and the deliveries each
 // one fanned out to. Read-only; sending and redelivery belong to the webhook engine.
@@ -47,7 +49,7 @@ function eventDeliveries(services: Pick<Services, 'store'>, eventId: string) {
       event_type: d.event_type,
       status: d.status,
       attempts: d.attempts,
-      next_attempt_at: d.next_attempt_at === null ? null : new Date(d.next_attempt_at).toISOString(),
+      next_attempt_at: d.next_attempt_at === null ? null : isoMicros(d.next_attempt_at),
       created_at: d.created_at,
     })),
   };
@@ -66,5 +68,14 @@ export const eventControlRoutes: ControlRoute[] = [
     path: '/events/:id/deliveries',
     summary: 'The deliveries an event fanned out to, one per subscribed endpoint',
     handler: (s, { params }) => eventDeliveries(s, params.id),
+  }),
+  defineControl({
+    method: 'post',
+    path: '/events/trigger',
+    summary:
+      'Emit catalog.published or inventory.low_stock for a merchant (the dashboard side nothing in the API causes) through the outbox: signed deliveries on the usual schedule',
+    body: TriggerEventBody,
+    status: 201,
+    handler: (s, { body }) => triggerEvent(s, body),
   }),
 ];

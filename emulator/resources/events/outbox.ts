@@ -3,6 +3,7 @@ import type { StoredRecord, Transaction } from '../../store/store.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { subscribers } from '../webhook-endpoints/domain.js';
+import { FIRST_ATTEMPT_DELAY_MS } from '../../webhooks/schedule.js';
 
 // The durable outbox. An event and one delivery per subscribed endpoint are written in the
 // same transaction as the change that caused them (a settled payment, a finished payroll run),
@@ -80,7 +81,8 @@ export function emitEvent(
       event_type: type,
       status: 'pending',
       attempts: [],
-      next_attempt_at: services.clock.now(),
+      // The spec's first delay (1 s) is the wait before attempt 1 (webhooks/schedule.ts).
+      next_attempt_at: services.clock.now() + FIRST_ATTEMPT_DELAY_MS,
       created_at: createdAt,
     });
   }

@@ -1,7 +1,7 @@
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
 import { ApiError, notFound } from '../../schema/errors.js';
-import { newId } from '../../ids.js';
+import { isoMicros, newId } from '../../ids.js';
 import { merchantOr404, type Environment } from '../merchants/records.js';
 import { assertBalanceCovers, cardLedgerView, creditMerchant, dashboardRecordFields, type CardTransactionFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
 import type { FleetCardRedemption, IssueFleetCard, RedeemFleetCard } from './schema.js';
@@ -91,7 +91,7 @@ export function redeemFleetCard(ctx: MerchantContext, input: RedeemFleetCard, tx
     type: 'redemption',
     category: input.category,
     amount: input.amount_cents,
-    ...redemptionRecordFields(ctx, input, card.currency),
+    ...redemptionRecordFields(ctx, input, card.currency, 'station_overrides'),
     at_ms: now,
   });
   creditMerchant(ctx, tx, card.currency, input.amount_cents, 'fleet_card_redemption', txn.id);
@@ -112,7 +112,7 @@ export function redeemFleetCard(ctx: MerchantContext, input: RedeemFleetCard, tx
       currency: updated.currency,
       spend_limit: updated.spend_limit,
       spend_period: updated.spend_period,
-      period_start: new Date(start).toISOString(),
+      period_start: isoMicros(start),
       period_spent: spent + input.amount_cents,
     },
   };

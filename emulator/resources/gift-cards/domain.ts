@@ -51,7 +51,7 @@ export function redeemGiftCard(ctx: MerchantContext, input: RedeemGiftCard, tx: 
     wallet_id: wallet.id,
     type: 'redemption',
     amount: input.amount,
-    ...redemptionRecordFields(ctx, input, wallet.currency),
+    ...redemptionRecordFields(ctx, input, wallet.currency, 'body'),
   });
   creditMerchant(ctx, tx, wallet.currency, input.amount, 'gift_card_redemption', txn.id);
   return {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
 import { ApiError, invalid, notFound } from '../../schema/errors.js';
-import { newId } from '../../ids.js';
+import { isoMicros, newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { cardBrand, cardOutcome, normalizeCardNumber, passesLuhn, type CardOutcome } from '../cards/test-cards.js';
 import { findUserByPhone, type UserRecord } from '../users/domain.js';
@@ -64,7 +64,7 @@ export function toPublicMandate(services: Pick<Services, 'config'>, m: MandateRe
   };
 }
 
-const isoNow = (services: Pick<Services, 'clock'>) => new Date(services.clock.now()).toISOString();
+const isoNow = (services: Pick<Services, 'clock'>) => isoMicros(services.clock.now());
 
 export function createMandate(ctx: MerchantContext, input: CreateMandate, tx: Transaction) {
   if (input.rail === 'card' && input.currency !== 'USD') throw invalid('currency', 'the card rail takes USD only');

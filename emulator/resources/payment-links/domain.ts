@@ -1,7 +1,7 @@
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
 import { ApiError, invalid, notFound } from '../../schema/errors.js';
-import { newId, newLinkCode } from '../../ids.js';
+import { newId, newLinkCode, normalizeIso } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { MERCHANTS, type MerchantRecord } from '../merchants/records.js';
 import type { CreatePaymentLink, PaymentLink } from './schema.js';
@@ -88,7 +88,7 @@ export function createLink(ctx: MerchantContext, input: CreatePaymentLink, tx: T
     amount: input.amount ?? null,
     currency: input.currency ?? 'USD',
     accepted_methods: input.accepted_methods ?? ['card', 'momo', 'wallet'],
-    expires_at: input.expires_at ? new Date(Date.parse(input.expires_at)).toISOString() : null,
+    expires_at: input.expires_at ? normalizeIso(input.expires_at) : null,
     redirect_url: input.redirect_url ?? null,
     metadata: input.metadata ?? null,
     sub_merchant_id: input.sub_merchant_id ?? null,

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { MerchantContext, Services } from '../../services.js';
 import type { IndexView, StoredRecord, Transaction } from '../../store/store.js';
 import { notFound } from '../../schema/errors.js';
-import { newId, newUuid, parseMicros } from '../../ids.js';
+import { newId, newUuid, normalizeIso, parseMicros } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { emitEvent } from '../events/outbox.js';
 import { PAYMENT_LINKS, toPublicLink, type LinkRecord } from '../payment-links/domain.js';
@@ -145,13 +145,13 @@ export function listPayments(ctx: MerchantContext, query: z.infer<typeof ListPay
   for (; i >= 0 && page.length < limit; i--) {
     if (!query.status || rows.at(i).status === query.status) page.push(toPublicPayment(rows.at(i)));
   }
-  let more = false;
-  for (; i >= 0 && !more; i--) more = !query.status || rows.at(i).status === query.status;
-  return { payments: page, next_before: more ? page[page.length - 1].created_at : null };
+  // The spec: next_before is the last row's created_at. Every non-empty page carries it (the
+  // last one too: the next call answers an empty page, which ends paging); an empty page has null.
+  return { payments: page, next_before: page.length > 0 ? page[page.length - 1].created_at : null };
 }
 
 export function summarize(ctx: MerchantContext, query: z.infer<typeof SummaryQuery>) {
-  const since = query.since === undefined ? null : query.since.length === 10 ? `${query.since}T00:00:00.000000Z` : query.since;
+  const since = query.since === undefined ? null : query.since.length === 10 ? `${query.since}T00:00:00.000000Z` : normalizeIso(query.since);
   const byCurrency = new Map<string, { currency: string; completed_count: number; completed_amount: number; failed_count: number; pending_count: number; total_count: number }>();
   // Rows are in created_at order: skip to `since` by binary search instead of parsing every
   // row's timestamp (the roll-up stays one pass, but a cheap one).

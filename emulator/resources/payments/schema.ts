@@ -28,7 +28,7 @@ export const ListPaymentsQuery = z
 
 export const PaymentList = z.object({
   payments: z.array(Payment),
-  next_before: IsoTimestamp.nullable().meta({ description: 'created_at of the last row when more rows follow, else null' }),
+  next_before: IsoTimestamp.nullable().meta({ description: "The last row's created_at on every non-empty page (pass it as before); null on an empty page, which ends paging" }),
 });
 
 export const SummaryQuery = z.strictObject({

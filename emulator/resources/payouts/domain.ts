@@ -1,6 +1,6 @@
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { invalid, notFound } from '../../schema/errors.js';
+import { InsufficientFundsError, invalid, notFound } from '../../schema/errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { credit, debit } from '../wallets/domain.js';
@@ -118,11 +118,17 @@ export function providerState(services: Pick<Services, 'store' | 'config'>) {
   };
 }
 
-/** Accepts a payout: checks, debits the wallet (422 INSUFFICIENT_FUNDS) and schedules the answer. */
+/** Accepts a payout: checks, debits the wallet (422 VALIDATION_ERROR "amount_cents: insufficient funds…") and schedules the answer. */
 export function createPayout(ctx: MerchantContext, input: CreatePayout, tx: Transaction): Payout {
   const payee = checkPayee(ctx, input);
   const id = newId('po');
-  debit(ctx, tx, { merchantId: ctx.merchant.id, environment: ctx.environment, currency: payee.currency }, input.amount_cents, 'payout', id);
+  try {
+    debit(ctx, tx, { merchantId: ctx.merchant.id, environment: ctx.environment, currency: payee.currency }, input.amount_cents, 'payout', id);
+  } catch (err) {
+    // The spec lists payout rejections as VALIDATION_ERROR; the message names the field.
+    if (err instanceof InsufficientFundsError) throw invalid('amount_cents', err.message);
+    throw err;
+  }
   const payout = tx.put<PayoutRecord>(PAYOUTS, {
     id,
     merchant_id: ctx.merchant.id,

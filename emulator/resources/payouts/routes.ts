@@ -13,7 +13,6 @@ export const payoutRoutes = [
     body: CreatePayout,
     status: 201,
     response: Payout,
-    errors: ['INSUFFICIENT_FUNDS'],
     handler: (ctx, { body }, tx) => createPayout(ctx, body, tx),
   }),
   defineRoute({

@@ -1,7 +1,7 @@
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { ApiError, notFound } from '../../schema/errors.js';
-import { newId } from '../../ids.js';
+import { ApiError, InsufficientFundsError, notFound } from '../../schema/errors.js';
+import { isoMicros, newId } from '../../ids.js';
 import { MERCHANTS, type Environment, type MerchantRecord } from '../merchants/records.js';
 import { emitEvent } from '../events/outbox.js';
 import { debit } from '../wallets/domain.js';
@@ -42,7 +42,7 @@ export interface PayrollRunView {
   approval_url: string;
 }
 
-const isoNow = (services: Pick<Services, 'clock'>) => new Date(services.clock.now()).toISOString();
+const isoNow = (services: Pick<Services, 'clock'>) => isoMicros(services.clock.now());
 const sum = (lines: LineRecord[]) => lines.reduce((total, l) => total + l.amount_cents, 0);
 
 export const payrollApprovalUrl = (services: Pick<Services, 'config'>, runId: string) => `${services.config.checkoutUrl}/payroll-approval/${runId}`;
@@ -114,7 +114,7 @@ function payLine(services: Services, tx: Transaction, run: PayrollRunRecord, lin
     debit(services, tx, { merchantId: run.merchant_id, environment: run.environment, currency: run.currency }, line.amount_cents, 'payroll_line', line.id);
   } catch (err) {
     // The refused debit wrote nothing; the rest of the run goes on.
-    if (err instanceof ApiError && err.code === 'INSUFFICIENT_FUNDS') return { ...line, status: 'failed', failure_reason: 'insufficient_funds' };
+    if (err instanceof InsufficientFundsError) return { ...line, status: 'failed', failure_reason: 'insufficient_funds' };
     throw err;
   }
   creditUser(services, tx, user.id, run.environment, run.currency, line.amount_cents, 'payroll_line', line.id);

@@ -17,13 +17,16 @@ export function assertBalanceCovers(holder: string, balance: number, currency: C
 }
 
 /**
- * The location a redemption is recorded at. A station-scoped key knows where it is and
- * stamps its own location; the body's `location_id` is then ignored (fleet cards, per the
- * spec; gift cards follow the same rule so one POS reports one location). Otherwise the
- * body's value, or null.
+ * Who decides where a redemption happened. Fleet cards: a station-scoped key stamps its own
+ * location and the body's `location_id` is ignored (the spec). Gift cards: the spec gives
+ * `location_id` to the POS for reporting and says nothing of an override, so the body's value
+ * is kept even with a station key.
  */
-export function redemptionLocation(ctx: MerchantContext, bodyLocation: string | undefined): string | null {
-  return ctx.key.station_location_id ?? bodyLocation ?? null;
+export type LocationRule = 'station_overrides' | 'body';
+
+export function redemptionLocation(ctx: MerchantContext, bodyLocation: string | undefined, rule: LocationRule): string | null {
+  if (rule === 'station_overrides' && ctx.key.station_location_id) return ctx.key.station_location_id;
+  return bodyLocation ?? null;
 }
 
 interface RedemptionRequest {
@@ -33,11 +36,11 @@ interface RedemptionRequest {
 }
 
 /** The stored transaction's fields every redemption fills the same way (stamped now). */
-export function redemptionRecordFields(ctx: MerchantContext, input: RedemptionRequest, currency: Currency) {
+export function redemptionRecordFields(ctx: MerchantContext, input: RedemptionRequest, currency: Currency, location: LocationRule) {
   return {
     currency,
     reference: input.reference ?? null,
-    location_id: redemptionLocation(ctx, input.location_id),
+    location_id: redemptionLocation(ctx, input.location_id, location),
     idempotency_key: input.idempotency_key,
     environment: ctx.environment,
     created_at: ctx.stamps.next(),

@@ -1,18 +1,14 @@
 import { z } from 'zod';
 import { Environment, IsoTimestamp, WalletCurrency } from '../../schema/common.js';
-import type { IdempotencyPolicy } from '../../gateway/idempotency.js';
+import { MAX_KEY_LENGTH, type IdempotencyPolicy } from '../../gateway/idempotency.js';
+import { headerSafeString } from '../../schema/header-safe.js';
 
 // What every point-of-sale redemption (gift cards, fleet cards) has in common: the request's
 // trailing fields, the transaction's common fields, and the rule that the body's
 // idempotency_key is the replay key. Each card type keeps its own id, amount and checks.
 
-/** Same rule as the idempotency header: 1–255 printable ASCII characters, no spaces. */
-export const BodyIdempotencyKey = z
-  .string()
-  .min(1)
-  .max(255)
-  .regex(/^[\x21-\x7e]+$/)
-  .meta({ description: 'Body idempotency key (not a header): a retry with the same key and body returns the original result' });
+/** Same rule as the idempotency header: 1–255 header-safe characters (inner spaces allowed). */
+export const BodyIdempotencyKey = headerSafeString(MAX_KEY_LENGTH).meta({ description: 'Body idempotency key (not a header): a retry with the same key and body returns the original result' });
 
 /** The body's idempotency_key is required and replayed on its own; the header is optional. */
 export const redemptionIdempotency: IdempotencyPolicy = { header: 'X-Idempotency-Key', required: false, bodyField: 'idempotency_key' };

@@ -2,7 +2,7 @@ import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
 import { ApiError } from '../../schema/errors.js';
-import { newId } from '../../ids.js';
+import { isoMicros, newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 
 // One-time codes sent "by SMS". The emulator has no SMS gateway: it prints each message on
@@ -55,12 +55,12 @@ export function defineOtpIndexes(services: Pick<Services, 'store'>): void {
   });
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = isoMicros;
 
 function assertNotLocked(services: Pick<Services, 'store' | 'clock'>, scope: OtpScope): void {
   const lock = services.store.get<OtpLockRecord>(OTP_LOCKS, scopeKey(scope));
   if (lock && services.clock.now() < lock.locked_until_ms) {
-    throw new ApiError('OTP_LOCKED', `Too many wrong codes for this phone; try again after ${iso(lock.locked_until_ms)}.`);
+    throw new ApiError('OTP_LOCKED', `Too many wrong codes for this phone; it is locked until ${iso(lock.locked_until_ms)}.`);
   }
 }
 
@@ -88,7 +88,7 @@ export function sendOtp(services: Pick<Services, 'store' | 'clock' | 'log'>, tx:
 
 /**
  * Spends the newest code of `scope` when `code` matches it. Throws 422 OTP_INVALID (no code
- * waiting, or a wrong one with the tries left), 422 OTP_EXPIRED, or 429 OTP_LOCKED.
+ * waiting, or a wrong one with the tries left), 422 OTP_EXPIRED, or 423 OTP_LOCKED (not 429: the spec tells clients to retry 429).
  */
 export function consumeOtp(services: Pick<Services, 'store' | 'clock'>, tx: Transaction, scope: OtpScope, code: string): void {
   assertNotLocked(services, scope);

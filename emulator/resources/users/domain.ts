@@ -1,6 +1,6 @@
 import type { Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { ApiError } from '../../schema/errors.js';
+import { ApiError, InsufficientFundsError } from '../../schema/errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { normalizePhone } from './phone.js';
@@ -61,7 +61,7 @@ function move(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, use
   if (!user) throw new Error(`no user ${userId}`);
   const held = userBalance(user, environment, currency);
   if (held + amount < 0) {
-    throw new ApiError('INSUFFICIENT_FUNDS', `The customer's ${environment} ${currency} wallet holds ${held} (minor units); ${-amount} is needed.`);
+    throw new InsufficientFundsError(`insufficient funds: the customer's ${environment} ${currency} wallet holds ${held} (minor units); ${-amount} is needed.`);
   }
   tx.put<UserWalletEntryRecord>(USER_WALLET_ENTRIES, {
     id: newId('uwe'),
@@ -81,7 +81,7 @@ function move(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, use
 export const creditUser = (s: Pick<Services, 'store' | 'stamps'>, tx: Transaction, userId: string, environment: Environment, currency: string, amount: number, reason: string, ref: string | null = null) =>
   move(s, tx, userId, environment, currency, Math.abs(amount), reason, ref);
 
-/** Throws 422 INSUFFICIENT_FUNDS rather than going below zero. */
+/** Throws InsufficientFundsError (422 VALIDATION_ERROR) rather than going below zero. */
 export const debitUser = (s: Pick<Services, 'store' | 'stamps'>, tx: Transaction, userId: string, environment: Environment, currency: string, amount: number, reason: string, ref: string | null = null) =>
   move(s, tx, userId, environment, currency, -Math.abs(amount), reason, ref);
 

@@ -2,6 +2,7 @@ import type { Services } from '../../services.js';
 import type { StoredRecord } from '../../store/store.js';
 import { ApiError } from '../../schema/errors.js';
 import { verifyPin } from '../merchants/pin.js';
+import { isoMicros } from '../../ids.js';
 
 // PIN checks with a lockout, for every interactive approval: a customer approving a wallet
 // mandate, a business owner approving a payroll run (and payees, caps). Wrong tries are
@@ -34,7 +35,7 @@ export function checkPin(services: Pick<Services, 'store' | 'clock'>, subject: s
   const state = services.store.get<PinAttemptRecord>(PIN_ATTEMPTS, subject);
   const locked = state?.locked_until_ms != null && now < state.locked_until_ms;
   if (locked) {
-    throw new ApiError('PIN_LOCKED', `Too many wrong PINs; PIN entry is locked until ${new Date(state.locked_until_ms!).toISOString()}.`);
+    throw new ApiError('PIN_LOCKED', `Too many wrong PINs; PIN entry is locked until ${isoMicros(state.locked_until_ms!)}.`);
   }
   // A lock that has run out starts the count again.
   const before = state && state.locked_until_ms === null ? state.failures : 0;
@@ -45,7 +46,7 @@ export function checkPin(services: Pick<Services, 'store' | 'clock'>, subject: s
   const failures = before + 1;
   if (failures >= PIN_MAX_ATTEMPTS) {
     const until = now + PIN_LOCK_MS;
-    throw new ApiError('PIN_LOCKED', `Wrong PIN. Too many wrong PINs; PIN entry is locked until ${new Date(until).toISOString()}.`).keeping((tx) =>
+    throw new ApiError('PIN_LOCKED', `Wrong PIN. Too many wrong PINs; PIN entry is locked until ${isoMicros(until)}.`).keeping((tx) =>
       tx.put<PinAttemptRecord>(PIN_ATTEMPTS, { id: subject, failures, locked_until_ms: until }),
     );
   }

@@ -1,6 +1,6 @@
 import type { Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { ApiError } from '../../schema/errors.js';
+import { InsufficientFundsError } from '../../schema/errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { addMoney } from '../../schema/money.js';
@@ -8,7 +8,7 @@ import { addMoney } from '../../schema/money.js';
 // Merchant wallets: one balance per merchant (or sub-merchant), environment and currency, in
 // minor units. Every change is a ledger entry written in the same transaction as the balance,
 // so `balance == sum(entries)` always holds and money is never created or lost. A debit that
-// would go below zero is refused with 422 INSUFFICIENT_FUNDS; balances are never negative.
+// would go below zero is refused (InsufficientFundsError, 422 VALIDATION_ERROR); balances are never negative.
 
 export const WALLETS = 'wallets';
 export const WALLET_ENTRIES = 'wallet_entries';
@@ -74,10 +74,7 @@ function move(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, sco
   };
   const balance = addMoney(`the ${scope.environment} ${scope.currency} wallet of ${scope.merchantId}`, wallet.balance, amount);
   if (balance < 0) {
-    throw new ApiError(
-      'INSUFFICIENT_FUNDS',
-      `The ${scope.environment} ${scope.currency} wallet holds ${wallet.balance} (minor units); ${-amount} is needed.`,
-    );
+    throw new InsufficientFundsError(`insufficient funds: the merchant's ${scope.environment} ${scope.currency} wallet holds ${wallet.balance} (minor units); ${-amount} is needed.`);
   }
   tx.put<WalletEntryRecord>(WALLET_ENTRIES, { id: newId('wle'), wallet_id: id, amount, reason, ref, created_at: services.stamps.next() });
   return tx.put<WalletRecord>(WALLETS, { ...wallet, balance });
@@ -86,6 +83,6 @@ function move(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, sco
 export const credit = (s: Pick<Services, 'store' | 'stamps'>, tx: Transaction, scope: WalletScope, amount: number, reason: string, ref: string | null = null) =>
   move(s, tx, scope, Math.abs(amount), reason, ref);
 
-/** Throws 422 INSUFFICIENT_FUNDS rather than going below zero. */
+/** Throws InsufficientFundsError (422 VALIDATION_ERROR) rather than going below zero. */
 export const debit = (s: Pick<Services, 'store' | 'stamps'>, tx: Transaction, scope: WalletScope, amount: number, reason: string, ref: string | null = null) =>
   move(s, tx, scope, -Math.abs(amount), reason, ref);

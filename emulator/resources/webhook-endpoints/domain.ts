@@ -84,10 +84,15 @@ export function getOwnEndpoint(ctx: MerchantContext, id: string): EndpointRecord
   return e;
 }
 
-/** Revokes the endpoint: it gets no new deliveries, and its pending ones are cancelled by the engine. */
+/**
+ * Revokes the endpoint: it gets no new deliveries, and its pending ones are cancelled by the
+ * engine. Deleting it again answers the same 200, as revoking a revoked mandate does: a
+ * retried DELETE (lost answer, new key) must not look like a failure.
+ */
 export function deleteEndpoint(ctx: MerchantContext, id: string, tx: Transaction) {
-  const e = getOwnEndpoint(ctx, id);
-  tx.put<EndpointRecord>(WEBHOOK_ENDPOINTS, { ...e, deleted_at: ctx.stamps.next() });
+  const e = findOwn<EndpointRecord>(ctx, WEBHOOK_ENDPOINTS, id);
+  if (!e) throw notFound('webhook endpoint');
+  if (!e.deleted_at) tx.put<EndpointRecord>(WEBHOOK_ENDPOINTS, { ...e, deleted_at: ctx.stamps.next() });
   return { id, deleted: true as const };
 }
 

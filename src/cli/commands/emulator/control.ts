@@ -2,6 +2,7 @@ import { controlContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';
 import { genericLines } from '../../output.js';
 import { maskSecret } from '../../mask.js';
+import { UsageError } from '../../errors.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
 
 // Read-mostly control actions: health, keys, clock, OTP inbox, events, users, metrics.
@@ -29,8 +30,17 @@ export async function clockShow(_a: string[], flags: CommonFlags): Promise<void>
   ctx.out.result(data, 'Emulator clock', () => ctx.out.kv([['mode', data.mode], ['now', data.now], ['pending timers', data.pending_timers]]));
 }
 
-export async function clockAdvance([by]: string[], flags: CommonFlags): Promise<void> {
+export async function clockAdvance([by]: string[], flags: CommonFlags & { toNextDelivery?: boolean }): Promise<void> {
+  if ((by === undefined) === !flags.toNextDelivery) throw new UsageError('give either a duration (e.g. 2h) or --to-next-delivery.');
   const ctx = controlContext(flags);
+  if (flags.toNextDelivery) {
+    const { data } = ctx.traced(await ctx.control.advanceToNextDelivery());
+    const title = data.due_at === null ? 'No webhook attempt is waiting; the clock did not move' : `Clock advanced by ${data.advanced_ms} ms to the next webhook attempt`;
+    ctx.out.result(data, title, () =>
+      ctx.out.kv([['now', data.clock.now], ['due', data.due_at ?? '-'], ['deliveries', data.deliveries.join(', ') || '-'], ['pending timers', data.clock.pending_timers]]),
+    );
+    return;
+  }
   const { data } = ctx.traced(await ctx.control.advanceClock(by));
   ctx.out.result(data, `Clock advanced by ${by}`, () => ctx.out.kv([['mode', data.mode], ['now', data.now], ['pending timers', data.pending_timers]]));
 }

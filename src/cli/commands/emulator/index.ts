@@ -19,9 +19,10 @@ export function register(emulator: Command): void {
   examples(c(clock, 'show', 'Current emulator time and pending timers').action(lazy(() => import('./control.js'), 'clockShow')), ['svc emulator clock show']);
   examples(
     c(clock, 'advance', 'Move the clock forward; everything that became due fires')
-      .argument('<duration>', 'e.g. 30s, 10m, 2h, 1d')
+      .argument('[duration]', 'e.g. 30s, 10m, 2h, 1d')
+      .option('--to-next-delivery', 'instead of a duration: move to the next due webhook attempt (the first is due 1 s after its event)')
       .action(lazy(() => import('./control.js'), 'clockAdvance')),
-    ['svc emulator clock advance 2h'],
+    ['svc emulator clock advance 2h', 'svc emulator clock advance --to-next-delivery'],
   );
 
   examples(

@@ -15,22 +15,24 @@ export async function run(_args: string[], flags: Flags): Promise<void> {
     const { data } = ctx.traced(await ctx.api.listPayments({ status: flags.status, before: flags.before, limit: flags.limit }));
     ctx.out.result(data, 'Payments', () => [
       ...ctx.out.table(PAYMENT_COLUMNS, paymentRows(data.payments)),
-      ...(data.next_before ? [ctx.out.c.dim(`  more: --before ${data.next_before}`)] : []),
+      ...(data.next_before ? [ctx.out.c.dim(`  next page: --before ${data.next_before}`)] : []),
     ]);
     return;
   }
-  // --all: follow the cursor until next_before is null. The progress line is for a person
+  // --all: follow the cursor until a page comes back empty (next_before null) or short (fewer
+  // rows than asked: nothing older is left, so the empty page is not fetched). The progress line is for a person
   // watching (stderr is a terminal); scripts get only the result.
   const progress = process.stderr.isTTY && !process.env.CI;
   const payments: Payment[] = [];
   let before = flags.before;
   let pages = 0;
+  const limit = flags.limit ?? 100;
   for (;;) {
-    const { data } = await ctx.api.listPayments({ status: flags.status, before, limit: flags.limit ?? 100 });
+    const { data } = await ctx.api.listPayments({ status: flags.status, before, limit });
     payments.push(...data.payments);
     pages++;
     if (progress) process.stderr.write(`\r${ctx.out.e.dim(`fetched ${payments.length} payments (${pages} page${pages === 1 ? '' : 's'})`)}`);
-    if (!data.next_before) break;
+    if (!data.next_before || data.payments.length < limit) break;
     before = data.next_before;
   }
   if (progress) process.stderr.write('\n');

@@ -6,7 +6,7 @@ import { askSecret, requirePrompt } from '../../prompt.js';
 import { ControlApi } from '../../../client/control.js';
 import { paymentLines } from '../payments/show.js';
 import { runLines } from '../payroll/show.js';
-import { PAYROLL_TRIGGERS, TRIGGERS } from './index.js';
+import { DASHBOARD_TRIGGERS, PAYROLL_TRIGGERS, TRIGGERS } from './index.js';
 
 // Like a fixture script: ordinary calls (create a link and simulate a payment on it; create a
 // payroll run and approve it as the owner would), so the event is the real one — the same
@@ -28,6 +28,7 @@ export async function run([event]: string[], flags: Flags): Promise<void> {
   const ctx = apiContext(flags);
   if (ctx.target.environment === 'live') throw new UsageError('trigger works with test keys only: it would create real objects with a live key.');
   if (PAYROLL_TRIGGERS.includes(event as never)) return triggerPayroll(ctx, event as (typeof PAYROLL_TRIGGERS)[number], flags);
+  if (DASHBOARD_TRIGGERS.includes(event as never)) return triggerDashboardEvent(ctx, event as (typeof DASHBOARD_TRIGGERS)[number], flags);
   const outcome = event === 'payment.failed' ? 'failed' : 'completed';
   const metadata = flags.metadata === undefined ? { source: 'svc trigger' } : parseJsonObject('--metadata', flags.metadata);
   const { data: link } = await ctx.api.createLink({
@@ -39,6 +40,27 @@ export async function run([event]: string[], flags: Flags): Promise<void> {
   });
   const { data } = ctx.traced(await ctx.api.simulateLink(link.id, { outcome, method: flags.method }, { idempotencyKey: flags.idempotencyKey }));
   ctx.out.result(data, `Triggered ${event}`, () => paymentLines(ctx.out, data));
+}
+
+interface TriggeredEvent {
+  id: string;
+  type: string;
+  environment: string;
+  created_at: string;
+  body: string;
+  deliveries: string[];
+}
+
+/** The event is emitted by the emulator for the merchant of the key in use (POST /_emulator/events/trigger). */
+async function triggerDashboardEvent(ctx: ReturnType<typeof apiContext>, event: (typeof DASHBOARD_TRIGGERS)[number], flags: Flags): Promise<void> {
+  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId });
+  const { data: keys } = await control.keys();
+  const key = keys.keys.find((k) => k.key === ctx.target.apiKey);
+  if (!key) throw new UsageError(`${event} can be triggered on the emulator only: the API key in use is not one of its keys.`);
+  const { data } = ctx.traced(await control.post<TriggeredEvent>('/events/trigger', { type: event, merchant_id: key.merchant_id, environment: key.environment }));
+  ctx.out.result(data, `Triggered ${event}`, () =>
+    ctx.out.kv([['event', data.id], ['environment', data.environment], ['created', data.created_at], ['deliveries', data.deliveries.join(', ') || '-'], ['data', JSON.stringify(JSON.parse(data.body).data)]]),
+  );
 }
 
 async function triggerPayroll(ctx: ReturnType<typeof apiContext>, event: (typeof PAYROLL_TRIGGERS)[number], flags: Flags): Promise<void> {
