@@ -21,8 +21,9 @@ export function register(webhooks: Command): void {
 
   examples(
     apiOptions(webhooks.command('listen').description('Forward events to a local URL, signed with a listen secret (emulator), or verify-and-forward (--port, live host)'))
-      .requiredOption('--forward <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks')
+      .option('--forward <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks (required unless --print-secret)')
       .option('--events <list>', 'only these event types (comma-separated)')
+      .option('--print-secret', "print the profile's listen secret and exit (for WEBHOOK_SECRET=$(svc webhooks listen --print-secret))")
       .option('--port <n>', 'live host: run a local receiver on this port that verifies Svc-Signature with --secret', intFlag(0, 65535))
       .option('--secret <secret>', "with --port: the endpoint's signing secret")
       .option('--host <addr>', 'with --port: address to listen on', '127.0.0.1')
@@ -37,6 +38,7 @@ Each forward is kept in a local log for \`svc webhooks replay\`.`,
     [
       'svc webhooks listen --forward http://localhost:3000/webhooks',
       'svc webhooks listen --forward http://localhost:3000/webhooks --events payment.failed --json',
+      'export WEBHOOK_SECRET=$(svc webhooks listen --print-secret)',
       'svc webhooks listen --port 8787 --secret "$ENDPOINT_SECRET" --forward http://localhost:3000/webhooks',
     ],
   );
