@@ -11,7 +11,7 @@ import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
 //   cli.version       svc --version (answered by bin/svc.js before anything loads)
 //   cli.help          svc --help (commander and the command table; no command module)
 //   cli.links-get     svc links get <id> --json against a running emulator (one command
-//                     module, the undici client, one HTTP round trip)
+//                     module, the node:http client, one HTTP round trip)
 //
 // Targets: --version ≤ 1.5×, --help ≤ 2× and links get --json ≤ 2× node -e 0, compared on the median.
 
