@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, SilentExit, UsageError } from './errors.js';
 import { COMMANDS, type CommandEntry } from './commands.js';
-import { SvcError } from '../client/error.js';
+import { NOT_AN_EMULATOR, SvcError } from '../client/error.js';
 
 // The svc program. The top level lists every command from a static table (commands.ts); a
 // command's flags are registered only when that command is on the command line, and its work
@@ -71,6 +71,11 @@ function exitCodeFor(err: unknown): number {
     return EXIT.usage;
   }
   if (err instanceof SilentExit) return err.exitCode;
+  if (err instanceof SvcError && err.code === NOT_AN_EMULATOR) {
+    // The wrong target for this command: a usage error, and nothing was sent.
+    process.stderr.write(`error: ${err.message}\n`);
+    return EXIT.usage;
+  }
   if (err instanceof SvcError) {
     const status = err.status ? ` (HTTP ${err.status})` : '';
     process.stderr.write(`error: ${err.code}${status}: ${err.message}\n${err.trace_id ? `  trace id: ${err.trace_id}\n` : ''}`);

@@ -2,6 +2,9 @@
 // timeout, a response that is not the service's envelope) becomes an SvcError, so commands
 // and scripts handle one shape: { code, status, message, trace_id }.
 
+/** The code of the SvcError ControlApi throws (exit 2) when the host is not an svc emulator: nothing else was sent to it. */
+export const NOT_AN_EMULATOR = 'NOT_AN_EMULATOR';
+
 export class SvcError extends Error {
   constructor(
     /** The API's error code, or NETWORK_ERROR / TIMEOUT / BAD_RESPONSE for client-side failures. */

@@ -56,6 +56,11 @@ test('sub-merchants create on a terminal: sends the OTP, asks for it, completes'
   await until(() => /OTP sent to \+231\*+0204/.test(pane.screen()), 'the OTP prompt', 20_000);
   const inbox = await emu.request('GET', `/_emulator/otp/${encodeURIComponent(phone)}`, { key: null });
   const code = inbox.json.data.messages[0].code as string;
+  await until(() => /Which code was sent to \+231\*+0204\?/.test(pane.screen()), 'the question', 20_000);
+  // A wrong code is reported and asked again, not the end of the command.
+  pane.type(code === '000000' ? '111111' : '000000');
+  await until(() => /Wrong code; \d+ tr(y|ies) left/.test(pane.screen()), 'the wrong-code message', 20_000);
+  await until(() => (pane.screen().match(/Which code was sent to/g) ?? []).length >= 2, 'the code asked again', 20_000);
   pane.type(code);
   await until(() => /EXIT=\d+/.test(pane.screen()), 'the command to finish', 20_000);
   const screen = pane.screen();
@@ -74,7 +79,11 @@ test('payroll approve on a terminal: the PIN is asked masked, and the run execut
   assert.equal(created.status, 201, created.text);
   const runId = created.json.data.run.id as string;
   const pane = runInPane(['payroll', 'approve', runId, ...targetFlags(KEYS.acmeTest)]);
-  await until(() => /Owner PIN to approve payroll run/.test(pane.screen()), 'the PIN prompt', 20_000);
+  await until(() => /What is the owner's PIN to approve payroll run prun_\S+ \(15\.00 USD in 1 line\)\?/.test(pane.screen()), 'the PIN prompt', 20_000);
+  // A wrong PIN is reported and asked again (the emulator counts it towards its lock).
+  pane.type('0000');
+  await until(() => /Wrong PIN/i.test(pane.screen()), 'the wrong-PIN message', 20_000);
+  await until(() => (pane.screen().match(/What is the owner's PIN/g) ?? []).length >= 2, 'the PIN asked again', 20_000);
   pane.type('1357');
   await until(() => /EXIT=\d+/.test(pane.screen()), 'the command to finish', 20_000);
   const screen = pane.screen();
@@ -87,14 +96,14 @@ test('payroll approve on a terminal: the PIN is asked masked, and the run execut
 test('a live key on a terminal asks before moving money: "n" cancels (exit 130), "y" proceeds', async () => {
   const args = ['payouts', 'create', '--payee', 'payee_live_ada', '--amount', '100', '--currency', 'USD', ...targetFlags(KEYS.acmeLive)];
   const no = runInPane(args);
-  await until(() => /LIVE key: pay out 1\.00 USD to payee_live_ada\?/.test(no.screen()), 'the confirmation', 20_000);
+  await until(() => new RegExp(`LIVE key on ${emu.baseUrl.replace(/[.]/g, '\\.')}: pay out 1\\.00 USD to payee_live_ada\\?`).test(no.screen()), 'the confirmation', 20_000);
   no.type('n');
   await until(() => /EXIT=\d+/.test(no.screen()), 'the command to finish', 20_000);
   assert.match(no.screen(), /cancelled\.[\s\S]*EXIT=130/);
   const before = (await emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total;
 
   const yes = runInPane(args);
-  await until(() => /LIVE key: pay out/.test(yes.screen()), 'the confirmation', 20_000);
+  await until(() => /LIVE key on http:\/\/127\.0\.0\.1:\d+: pay out/.test(yes.screen()), 'the confirmation', 20_000);
   yes.type('y');
   await until(() => /EXIT=\d+/.test(yes.screen()), 'the command to finish', 20_000);
   assert.match(yes.screen(), /\[LIVE\] Payout/);

@@ -15,7 +15,7 @@ interface Flags extends MoneyFlags {
 
 export async function run(_a: string[], flags: Flags): Promise<void> {
   const ctx = apiContext(flags);
-  await confirmLive(flags, ctx.target.environment, `charge ${money(flags.amount, flags.currency)} to mandate ${flags.mandate}`);
+  await confirmLive(flags, ctx.target, `charge ${money(flags.amount, flags.currency)} to mandate ${flags.mandate}`);
   const { data } = ctx.traced(
     await ctx.api.createCharge(
       { mandate_id: flags.mandate, amount_cents: flags.amount, currency: flags.currency, outcome: flags.outcome },

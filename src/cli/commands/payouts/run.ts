@@ -26,7 +26,7 @@ interface CreateFlags extends MoneyFlags {
 
 export async function create(_a: string[], flags: CreateFlags): Promise<void> {
   const ctx = apiContext(flags);
-  await confirmLive(flags, ctx.target.environment, `pay out ${money(flags.amount, flags.currency)} to ${flags.payee}`);
+  await confirmLive(flags, ctx.target, `pay out ${money(flags.amount, flags.currency)} to ${flags.payee}`);
   const { data } = ctx.traced(
     await ctx.api.createPayout(
       { payee_id: flags.payee, amount_cents: flags.amount, currency: flags.currency, external_ref: flags.externalRef },

@@ -2,7 +2,8 @@ import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { WriteFlags } from '../../options.js';
 import { parseJsonObject } from '../../values.js';
-import { askSecret, requirePrompt } from '../../prompt.js';
+import { askSecret, askUntilAccepted, requirePrompt } from '../../prompt.js';
+import { WRONG_PIN } from '../payroll/approve.js';
 import { ControlApi } from '../../../client/control.js';
 import { paymentLines } from '../payments/show.js';
 import { runLines } from '../payroll/show.js';
@@ -44,6 +45,10 @@ export async function run([event]: string[], flags: Flags): Promise<void> {
 async function triggerPayroll(ctx: ReturnType<typeof apiContext>, event: (typeof PAYROLL_TRIGGERS)[number], flags: Flags): Promise<void> {
   if (flags.pin === undefined) requirePrompt(flags, '--pin', "the owner's PIN to approve the payroll run");
   const control = new ControlApi({ baseUrl: ctx.target.baseUrl, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId });
+  // Nothing is created before the host is known to be an emulator and the PIN is in hand.
+  await control.identify();
+  const askPin = () => askSecret(flags, '--pin', `What is the owner's PIN to approve the ${event.replace('payroll_run.', '')} payroll run?`);
+  const firstPin = flags.pin ?? (await askPin());
   const { data: users } = await control.get<{ users: { phone: string }[] }>('/users');
   const someone = users.users[0]?.phone;
   if (!someone && event !== 'payroll_run.failed') throw new UsageError('the emulator has no service users to pay.');
@@ -58,8 +63,17 @@ async function triggerPayroll(ctx: ReturnType<typeof apiContext>, event: (typeof
         : [{ external_ref: 'trigger-1', payee_phone: NOBODY, amount_cents: flags.amount }];
   const currency = flags.currency === 'LRD' ? 'LRD' : 'USD';
   const { data: created } = await ctx.api.createPayrollRun({ currency, note: `svc trigger ${event}`, payments: lines }, { idempotencyKey: flags.idempotencyKey });
-  const pin = flags.pin ?? (await askSecret(flags, '--pin', `Owner PIN to approve payroll run ${created.run.id}`));
-  await control.approvePayrollRun(created.run.id, pin);
+  let pin: string | undefined = firstPin;
+  await askUntilAccepted(
+    flags,
+    flags.pin,
+    async () => pin ?? askPin(),
+    (value) => {
+      pin = undefined; // a wrong first PIN is asked again, not tried twice
+      return control.approvePayrollRun(created.run.id, value);
+    },
+    WRONG_PIN,
+  );
   const { data } = ctx.traced(await ctx.api.getPayrollRun(created.run.id));
   ctx.out.result(data, `Triggered ${event} (run ${data.run.status})`, () => runLines(ctx.out, data));
 }
