@@ -53,34 +53,50 @@ function commandsOnLine(args: string[]): string[] {
 }
 
 export async function main(argv: string[], version: string): Promise<void> {
+  quietOnClosedPipe();
   try {
     const program = await buildProgram(version, commandsOnLine(argv.slice(2)));
     await program.parseAsync(argv);
   } catch (err) {
-    process.exitCode = exitCodeFor(err);
+    process.exitCode = exitCodeFor(err, argv.slice(2).includes('--json'));
   }
 }
 
-function exitCodeFor(err: unknown): number {
+/**
+ * `svc … | head`: when the reader goes away, the next write fails with EPIPE. That is not an
+ * error of the command: stop quietly (the exit code is the shell's business), never with a
+ * stack trace.
+ */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
+}
+
+function exitCodeFor(err: unknown, json: boolean): number {
   if (err instanceof CommanderError) {
     // --help and --version exit through here with code 0; commander already printed the rest.
     return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
-  if (err instanceof UsageError) {
-    process.stderr.write(`error: ${err.message}\n`);
-    return EXIT.usage;
-  }
   if (err instanceof SilentExit) return err.exitCode;
-  if (err instanceof SvcError && err.code === NOT_AN_EMULATOR) {
-    // The wrong target for this command: a usage error, and nothing was sent.
-    process.stderr.write(`error: ${err.message}\n`);
-    return EXIT.usage;
-  }
-  if (err instanceof SvcError) {
+  // The wrong target for an emulator-only command is a usage error: nothing was sent.
+  const usage = err instanceof UsageError || (err instanceof SvcError && err.code === NOT_AN_EMULATOR);
+  const code = err instanceof SvcError ? err.code : usage ? 'USAGE_ERROR' : 'ERROR';
+  const message = (err as Error)?.message ?? String(err);
+  const traceId = err instanceof SvcError ? err.trace_id : null;
+  if (json) {
+    // Scripts read one JSON object from stderr; stdout stays empty.
+    process.stderr.write(`${JSON.stringify({ error: { code, message, trace_id: traceId } })}\n`);
+  } else if (usage) {
+    process.stderr.write(`error: ${message}\n`);
+  } else if (err instanceof SvcError) {
     const status = err.status ? ` (HTTP ${err.status})` : '';
-    process.stderr.write(`error: ${err.code}${status}: ${err.message}\n${err.trace_id ? `  trace id: ${err.trace_id}\n` : ''}`);
-    return EXIT.api;
+    process.stderr.write(`error: ${err.code}${status}: ${message}\n${traceId ? `  trace id: ${traceId}\n` : ''}`);
+  } else {
+    process.stderr.write(`error: ${message}\n`);
   }
-  process.stderr.write(`error: ${(err as Error)?.message ?? String(err)}\n`);
-  return EXIT.api;
+  return usage ? EXIT.usage : EXIT.api;
 }

@@ -1,3 +1,5 @@
+import { checkFlags } from '../../flag-check.js';
+import { CreateCharge } from '../../../../emulator/resources/charges/schema.js';
 import { apiContext } from '../../context.js';
 import type { MoneyFlags } from '../../options.js';
 import { money } from '../../output.js';
@@ -14,6 +16,7 @@ interface Flags extends MoneyFlags {
 }
 
 export async function run(_a: string[], flags: Flags): Promise<void> {
+  checkFlags(flags, { currency: CreateCharge.shape.currency });
   const ctx = apiContext(flags);
   await confirmLive(flags, ctx.target, `charge ${money(flags.amount, flags.currency)} to mandate ${flags.mandate}`);
   const { data } = ctx.traced(

@@ -1,3 +1,5 @@
+import { parseDuration } from '../../../../emulator/clock.js';
+import { UsageError } from '../../errors.js';
 import { controlContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';
 import { genericLines } from '../../output.js';
@@ -30,6 +32,12 @@ export async function clockShow(_a: string[], flags: CommonFlags): Promise<void>
 }
 
 export async function clockAdvance([by]: string[], flags: CommonFlags): Promise<void> {
+  // The emulator's own duration parser: "2" (no unit) is refused here, before anything is sent.
+  try {
+    parseDuration(by);
+  } catch (err) {
+    throw new UsageError(`clock advance: ${(err as Error).message}`);
+  }
   const ctx = controlContext(flags);
   const { data } = ctx.traced(await ctx.control.advanceClock(by));
   ctx.out.result(data, `Clock advanced by ${by}`, () => ctx.out.kv([['mode', data.mode], ['now', data.now], ['pending timers', data.pending_timers]]));

@@ -1,3 +1,6 @@
+import { checkFlags } from '../../flag-check.js';
+import { CreatePaymentLink } from '../../../../emulator/resources/payment-links/schema.js';
+import { CreatePayrollRun } from '../../../../emulator/resources/payroll/schema.js';
 import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { WriteFlags } from '../../options.js';
@@ -28,6 +31,8 @@ export async function run([event]: string[], flags: Flags): Promise<void> {
   if (!TRIGGERS.includes(event as never)) throw new UsageError(`unknown event "${event}": expected one of ${TRIGGERS.join(', ')}.`);
   const ctx = apiContext(flags);
   if (ctx.target.environment === 'live') throw new UsageError('trigger works with test keys only: it would create real objects with a live key.');
+  // A payroll run moves money in the wallet currencies only; a payment link takes any ISO code.
+  checkFlags(flags, { currency: PAYROLL_TRIGGERS.includes(event as never) ? CreatePayrollRun.shape.currency : CreatePaymentLink.shape.currency });
   if (PAYROLL_TRIGGERS.includes(event as never)) return triggerPayroll(ctx, event as (typeof PAYROLL_TRIGGERS)[number], flags);
   const outcome = event === 'payment.failed' ? 'failed' : 'completed';
   const metadata = flags.metadata === undefined ? { source: 'svc trigger' } : parseJsonObject('--metadata', flags.metadata);
@@ -61,7 +66,7 @@ async function triggerPayroll(ctx: ReturnType<typeof apiContext>, event: (typeof
             { external_ref: 'trigger-2', payee_phone: NOBODY, amount_cents: flags.amount },
           ]
         : [{ external_ref: 'trigger-1', payee_phone: NOBODY, amount_cents: flags.amount }];
-  const currency = flags.currency === 'LRD' ? 'LRD' : 'USD';
+  const currency = flags.currency as 'USD' | 'LRD';
   const { data: created } = await ctx.api.createPayrollRun({ currency, note: `svc trigger ${event}`, payments: lines }, { idempotencyKey: flags.idempotencyKey });
   let pin: string | undefined = firstPin;
   await askUntilAccepted(
