@@ -36,8 +36,9 @@ export function register(emulator: Command): void {
       .option('--type <type>', 'only this event type')
       .option('--merchant <id>', 'merchant id (default: the merchant of the API key, when one is known)')
       .option('--environment <env>', 'test or live')
+      .option('--limit <n>', 'show the newest n (1 to 500)', intFlag(1, 500), 20)
       .action(lazy(() => import('./control.js'), 'events')),
-    ['svc emulator events --type payment.completed'],
+    ['svc emulator events --type payment.completed', 'svc emulator events --limit 5 --json'],
   );
 
   const deliveries = emulator.command('deliveries').description("The emulator's webhook delivery log");
