@@ -1,7 +1,7 @@
 import { SvcApi } from '../client/api.js';
 import { ControlApi } from '../client/control.js';
 import type { ApiResult } from '../client/http.js';
-import { resolveBaseUrl, resolveTarget, type ResolveOptions, type Target } from './config/resolve.js';
+import { describeSource, resolveBaseUrl, resolveTarget, type ResolveOptions, type Target } from './config/resolve.js';
 import type { CommonFlags } from './options.js';
 import { Output } from './output.js';
 
@@ -21,8 +21,12 @@ const onRetry = (info: { attempt: number; waitMs: number; reason: string }) =>
 
 export function apiContext(flags: CommonFlags, options: ResolveOptions = {}): ApiContext {
   const target = resolveTarget(flags, options);
+  if (target.environment === 'live' && target.apiKeySource !== target.baseUrlSource) {
+    // A live key from one place and the host from another: say so, never silently.
+    process.stderr.write(`note: the LIVE key from ${describeSource(target.apiKeySource)} goes to ${target.baseUrl} (from ${describeSource(target.baseUrlSource)}).\n`);
+  }
   const api = new SvcApi({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: flags.timeout, traceId: flags.traceId, onRetry });
-  const out = new Output(Boolean(flags.json), target.environment);
+  const out = new Output(Boolean(flags.json), target.environment, target.baseUrl);
   return { target, api, out, traced: (r) => traceLine(out, r, flags.verbose) };
 }
 

@@ -18,6 +18,8 @@ export class Output {
   constructor(
     readonly json: boolean,
     readonly marker?: Marker,
+    /** Shown beside the LIVE marker: live output always says which host it came from. */
+    readonly host?: string,
   ) {}
 
   /** The command's result: JSON data, or the human rendering under the marker line. */
@@ -48,12 +50,13 @@ export class Output {
     if (this.marker === undefined) return '';
     const c = stream === 'stdout' ? this.c : this.e;
     // Without colour the marker is still unmistakable in a log or a pipe.
-    if (c.level === 0) return `[${this.marker.toUpperCase()}] `;
+    const host = this.marker === 'live' && this.host ? ` ${this.host}` : '';
+    if (c.level === 0) return `[${this.marker.toUpperCase()}${host}] `;
     switch (this.marker) {
       case 'test':
         return `${c.black.bgYellow(' TEST ')} `;
       case 'live':
-        return `${c.white.bgRed.bold(' LIVE ')} `;
+        return `${c.white.bgRed.bold(` LIVE${host} `)} `;
       case 'emulator':
         return `${c.black.bgCyan(' EMULATOR ')} `;
       default:

@@ -106,7 +106,7 @@ test('a live key on a terminal asks before moving money: "n" cancels (exit 130),
   await until(() => /LIVE key on http:\/\/127\.0\.0\.1:\d+: pay out/.test(yes.screen()), 'the confirmation', 20_000);
   yes.type('y');
   await until(() => /EXIT=\d+/.test(yes.screen()), 'the command to finish', 20_000);
-  assert.match(yes.screen(), /\[LIVE\] Payout/);
+  assert.match(yes.screen(), /\[LIVE http:\/\/127\.0\.0\.1:\d+\] Payout/);
   assert.match(yes.screen(), /EXIT=0/);
   assert.equal((await emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total, before + 1);
 });

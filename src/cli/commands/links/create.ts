@@ -1,5 +1,4 @@
 import { checkFlags } from '../../flag-check.js';
-import { CreatePaymentLink } from '../../../../emulator/resources/payment-links/schema.js';
 import { apiContext, checkoutUrl } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { WriteFlags } from '../../options.js';
@@ -21,7 +20,10 @@ interface Flags extends WriteFlags {
 const METHODS = ['card', 'momo', 'wallet'] as const;
 
 export async function run(_args: string[], flags: Flags): Promise<void> {
-  checkFlags(flags, { currency: CreatePaymentLink.shape.currency, expiresAt: CreatePaymentLink.shape.expires_at });
+  if (flags.currency !== undefined || flags.expiresAt !== undefined) {
+    const { CreatePaymentLink } = await import('../../../../emulator/resources/payment-links/schema.js');
+    checkFlags(flags, { currency: CreatePaymentLink.shape.currency, expiresAt: CreatePaymentLink.shape.expires_at });
+  }
   const methods = flags.methods === undefined ? undefined : splitList(flags.methods);
   for (const m of methods ?? []) if (!METHODS.includes(m as never)) throw new UsageError(`--methods: "${m}" is not one of card, momo, wallet.`);
   const ctx = apiContext(flags);
