@@ -32,11 +32,11 @@ after(async () => {
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Runs svc in a fresh pane; the pane stays open after exit and shows EXIT=<code>. */
-function runInPane(args: string[]): { name: string; screen(): string; type(keys: string): void } {
+function runInPane(args: string[], width = 160): { name: string; screen(): string; type(keys: string): void } {
   const name = `s${++session}`;
   const env = `env -u CI NO_COLOR=1 HOME=${quote(cli.home)} XDG_CONFIG_HOME=${quote(cli.configHome)}`;
   const command = `${env} ${quote(process.execPath)} ${quote(svcBin)} ${args.map(quote).join(' ')}; echo EXIT=$?; sleep 600`;
-  const r = tmux('new-session', '-d', '-s', name, '-x', '160', '-y', '50', command);
+  const r = tmux('new-session', '-d', '-s', name, '-x', String(width), '-y', '50', command);
   assert.equal(r.status, 0, r.stderr);
   return {
     name,
@@ -121,4 +121,25 @@ test('payments list --all shows its progress on a terminal (and only there)', as
   assert.match(screen, new RegExp(`fetched ${total} payments \\(${total} pages\\)`), screen);
   assert.match(screen, new RegExp(`\\[TEST\\] Payments \\(${total}\\)`));
   assert.match(screen, /EXIT=0/);
+});
+
+test('webhooks deliveries list fits a narrow terminal (lines cut with …); --wide shows every column', async () => {
+  const endpoint = await emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: 'http://127.0.0.1:9/hooks', events: ['payment.completed'] }, idempotencyKey: `tty-we-${process.pid}` });
+  assert.equal(endpoint.status, 201, endpoint.text);
+  const link = await emu.request('POST', '/v1/api/payment-links', { body: { title: 'narrow', amount: 100 }, idempotencyKey: `tty-narrow-${process.pid}` });
+  await emu.request('POST', `/v1/api/payment-links/${link.json.data.id}/simulate`, { body: { outcome: 'completed' } });
+  const id = endpoint.json.data.endpoint.id as string;
+  const width = 60;
+  const pane = runInPane(['webhooks', 'deliveries', 'list', id, ...targetFlags(KEYS.acmeTest)], width);
+  await until(() => /EXIT=\d+/.test(pane.screen()), 'the command to finish', 20_000);
+  // -J joins lines tmux wrapped: what the program wrote, line by line.
+  const joined = tmux('capture-pane', '-p', '-J', '-t', pane.name, '-S', '-50').stdout;
+  assert.match(joined, /EXIT=0/, joined);
+  assert.match(joined, /dlv_/);
+  for (const line of joined.split('\n')) assert.ok(line.trimEnd().length <= width, `fits in ${width}: ${JSON.stringify(line)}`);
+  const wide = runInPane(['webhooks', 'deliveries', 'list', id, '--wide', ...targetFlags(KEYS.acmeTest)], width);
+  await until(() => /EXIT=\d+/.test(wide.screen()), 'the command to finish', 20_000);
+  const wideJoined = tmux('capture-pane', '-p', '-J', '-t', wide.name, '-S', '-50').stdout;
+  assert.ok(wideJoined.split('\n').some((l) => l.trimEnd().length > width), '--wide is not cut');
+  assert.match(wideJoined, /NEXT ATTEMPT/);
 });

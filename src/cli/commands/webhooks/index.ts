@@ -63,15 +63,18 @@ Each forward is kept in a local log for \`svc webhooks replay\`.`,
   );
   examples(
     apiOptions(webhooks.command('replay').description('Forward a delivery captured by listen again, or ask the emulator to redeliver it'))
-      .argument('<delivery_id>', 'a delivery id from listen (or an event id), or an emulator delivery id with --emulator')
+      .argument('<delivery_id>', 'a delivery id from listen (ldv_…, or an event id), or an emulator delivery id (dlv_…)')
       .option('--forward <url>', 'send to this URL instead of the original target')
-      .option('--emulator', "ask the emulator to redeliver its delivery (same Svc-Delivery)")
+      .option('--emulator', 'ask the emulator to redeliver its delivery (same Svc-Delivery); implied by a dlv_ id')
       .action(lazy(() => import('./replay.js'))),
-    ['svc webhooks replay ldv_2026…', 'svc webhooks replay dlv_123 --emulator'],
+    ['svc webhooks replay ldv_2026…', 'svc webhooks replay dlv_8f3a…'],
   );
   const deliveries = webhooks.command('deliveries').description("The emulator's delivery log");
   examples(
-    apiOptions(deliveries.command('list').description("An endpoint's deliveries, newest first")).argument('<endpoint_id>').action(lazy(() => import('../emulator/deliveries.js'), 'list')),
-    ['svc webhooks deliveries list we_123'],
+    apiOptions(deliveries.command('list').description("An endpoint's deliveries, newest first"))
+      .argument('<endpoint_id>')
+      .option('--wide', 'every column (event id, environment, attempts left, next attempt, created); lines are not cut to the terminal')
+      .action(lazy(() => import('../emulator/deliveries.js'), 'list')),
+    ['svc webhooks deliveries list we_123', 'svc webhooks deliveries list we_123 --wide'],
   );
 }

@@ -8,11 +8,12 @@ import { listenSecret } from './listen-secret.js';
 import { printForward } from './listen.js';
 
 // `svc webhooks replay <id>`: send a delivery that `listen` captured to its target again
-// (same Svc-Delivery, a fresh signature), or with --emulator ask the emulator to redeliver one
-// of its own deliveries (it goes back to pending with the same id).
+// (same Svc-Delivery, a fresh signature), or — for a dlv_ id, or with --emulator — ask the
+// emulator to redeliver one of its own deliveries (it goes back to pending with the same id).
 
 export async function run([id]: string[], flags: CommonFlags & { forward?: string; emulator?: boolean }): Promise<void> {
-  if (flags.emulator) {
+  // The id says which kind it is: dlv_ is the emulator's delivery log, ldv_ the listen log.
+  if (flags.emulator || id.startsWith('dlv_')) {
     const ctx = controlContext(flags);
     const { data } = ctx.traced(await ctx.control.redeliver(id));
     ctx.out.result(data, `Delivery ${id} queued for redelivery`, () => genericLines(ctx.out, data));
