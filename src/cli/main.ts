@@ -11,7 +11,7 @@ import { NOT_AN_EMULATOR, SvcError } from '../client/error.js';
 export const TOP_EXAMPLES = [
   'svc emulator start                       # run the emulator here; other commands find it',
   'svc links create --title "Coffee" --amount 1200 --currency USD',
-  'svc links simulate pl_123 --outcome completed',
+  'svc links simulate pl_3kF9xQ2mTz8LwR4vNb7Y --outcome completed',
   'svc payments list --status completed --all --json',
   'svc webhooks listen --forward http://localhost:3000/webhooks',
   'svc trigger payment.failed',

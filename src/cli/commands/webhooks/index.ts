@@ -16,7 +16,7 @@ export function register(webhooks: Command): void {
   ]);
   examples(
     writeOptions(endpoints.command('delete').description('Revoke an endpoint')).argument('<endpoint_id>').action(lazy(() => import('./endpoints.js'), 'remove')),
-    ['svc webhooks endpoints delete we_123'],
+    ['svc webhooks endpoints delete we_4Kj8Hg2Fd6Sa9Lp3Oi7U'],
   );
 
   examples(
@@ -67,7 +67,7 @@ Each forward is kept in a local log for \`svc webhooks replay\`.`,
       .option('--forward <url>', 'send to this URL instead of the original target')
       .option('--emulator', 'ask the emulator to redeliver its delivery (same Svc-Delivery); implied by a dlv_ id')
       .action(lazy(() => import('./replay.js'))),
-    ['svc webhooks replay ldv_2026…', 'svc webhooks replay dlv_8f3a…'],
+    ['svc webhooks replay ldv_Hb3Nq8Wz1Lx5Tc9Vk2Pr', 'svc webhooks replay dlv_9Qw2Er6Ty1Ui5Op8As3D'],
   );
   const deliveries = webhooks.command('deliveries').description("The emulator's delivery log");
   examples(
@@ -75,6 +75,6 @@ Each forward is kept in a local log for \`svc webhooks replay\`.`,
       .argument('<endpoint_id>')
       .option('--wide', 'every column (event id, environment, attempts left, next attempt, created); lines are not cut to the terminal')
       .action(lazy(() => import('../emulator/deliveries.js'), 'list')),
-    ['svc webhooks deliveries list we_123', 'svc webhooks deliveries list we_123 --wide'],
+    ['svc webhooks deliveries list we_4Kj8Hg2Fd6Sa9Lp3Oi7U', 'svc webhooks deliveries list we_4Kj8Hg2Fd6Sa9Lp3Oi7U --wide'],
   );
 }
