@@ -73,8 +73,6 @@ export class ControlApi {
   clock = () => this.get<ClockState>('/clock');
   advanceClock = (by: string) => this.post<ClockState>('/clock/advance', { by });
   otp = (phone: string) => this.get(`/otp/${encodeURIComponent(phone)}`);
-  events = (query: { merchant_id?: string; environment?: string; type?: string }) => this.get('/events', query);
-  endpointDeliveries = (endpointId: string) => this.get(`/webhook-endpoints/${encodeURIComponent(endpointId)}/deliveries`);
   delivery = (id: string) => this.get(`/deliveries/${encodeURIComponent(id)}`);
   redeliver = (id: string) => this.post(`/deliveries/${encodeURIComponent(id)}/redeliver`);
   approvePayrollRun = (id: string, pin: string) => this.post(`/payroll-runs/${encodeURIComponent(id)}/approve`, { pin });

@@ -43,7 +43,10 @@ export function register(emulator: Command): void {
 
   const deliveries = emulator.command('deliveries').description("The emulator's webhook delivery log");
   examples(
-    c(deliveries, 'list', "An endpoint's deliveries").argument('<endpoint_id>').action(lazy(() => import('./deliveries.js'), 'list')),
+    c(deliveries, 'list', "An endpoint's deliveries, newest first")
+      .argument('<endpoint_id>')
+      .option('--wide', 'every column; lines are not cut to the terminal')
+      .action(lazy(() => import('./deliveries.js'), 'list')),
     ['svc emulator deliveries list we_4Kj8Hg2Fd6Sa9Lp3Oi7U'],
   );
   examples(c(deliveries, 'show', 'One delivery with its attempts').argument('<delivery_id>').action(lazy(() => import('./deliveries.js'), 'show')), [
