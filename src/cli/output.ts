@@ -1,4 +1,4 @@
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
 
 // One output helper for every command. Data goes to stdout, status to stderr.
 //   --json  → the API's `data`, exactly, as one JSON document; nothing else on stdout.
@@ -10,10 +10,20 @@ export type Marker = Environment | 'emulator' | undefined;
 
 const colourLevel = (stream: NodeJS.WriteStream) => (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') || !stream.isTTY ? 0 : 1;
 
+/**
+ * Without a terminal (scripts, pipes, the cold-start bench) chalk is not even loaded: a
+ * stand-in with chalk's shape (any chain of styles, called on text) returns the text as is.
+ */
+const plainStyle: ChalkInstance = new Proxy(((...text: unknown[]) => text.join(' ')) as unknown as ChalkInstance, {
+  get: (target, prop) => (prop === 'level' ? 0 : prop in Function.prototype ? Reflect.get(target, prop) : plainStyle),
+});
+const { Chalk } = colourLevel(process.stdout) || colourLevel(process.stderr) ? await import('chalk') : { Chalk: undefined };
+const styleFor = (stream: NodeJS.WriteStream): ChalkInstance => (Chalk && colourLevel(stream) ? new Chalk({ level: 1 }) : plainStyle);
+
 export class Output {
   /** Colours for stdout and for stderr. */
-  readonly c: ChalkInstance = new Chalk({ level: colourLevel(process.stdout) });
-  readonly e: ChalkInstance = new Chalk({ level: colourLevel(process.stderr) });
+  readonly c: ChalkInstance = styleFor(process.stdout);
+  readonly e: ChalkInstance = styleFor(process.stderr);
 
   constructor(
     readonly json: boolean,

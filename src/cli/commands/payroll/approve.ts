@@ -2,7 +2,7 @@ import { apiContext } from '../../context.js';
 import { ControlApi } from '../../../client/control.js';
 import type { MoneyFlags } from '../../options.js';
 import { money } from '../../output.js';
-import { askSecret, askUntilAccepted, confirmLive } from '../../prompt.js';
+import { askSecret, askUntilAccepted, confirmLive, requirePrompt } from '../../prompt.js';
 import { runLines } from './show.js';
 
 // Approval is the business owner's act on the service's own surface (a PIN at the approval
@@ -14,6 +14,8 @@ import { runLines } from './show.js';
 export const WRONG_PIN = ['PIN_INVALID'];
 
 export async function run([id]: string[], flags: MoneyFlags & { pin?: string }): Promise<void> {
+  // Without --pin and without a terminal to ask on, stop before anything is sent.
+  if (flags.pin === undefined) requirePrompt(flags, '--pin', `the owner's PIN to approve payroll run ${id}`);
   const ctx = apiContext(flags);
   const control = new ControlApi({ baseUrl: ctx.target.baseUrl, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId });
   await control.identify();
