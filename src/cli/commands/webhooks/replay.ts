@@ -24,16 +24,18 @@ export async function run([id]: string[], flags: CommonFlags & { forward?: strin
   const target = flags.forward ?? logged.forward_url;
   let headers: Record<string, string>;
   let marker: 'test' | 'live' | undefined;
+  let host: string | undefined;
   if (logged.headers) {
     // Captured by the live receiver: pass the original signed headers on unchanged.
     headers = logged.headers;
   } else {
     const ctx = apiContext(flags);
     marker = ctx.target.environment;
+    host = ctx.target.baseUrl;
     headers = listenHeaders(listenSecret(ctx.target.profile).secret, logged.body, logged.type, logged.delivery_id);
   }
   const result = await forward(target, logged.body, headers);
   appendLog({ ...logged, forward_url: target, received_at: new Date().toISOString(), ...result });
-  printForward(new Output(Boolean(flags.json), marker), { type: logged.type, event_id: logged.event_id, delivery_id: logged.delivery_id }, result);
+  printForward(new Output(Boolean(flags.json), marker, host), { type: logged.type, event_id: logged.event_id, delivery_id: logged.delivery_id }, result);
   if (result.status_code === null || result.status_code >= 300) process.exitCode = 1;
 }
