@@ -101,6 +101,8 @@ async function refusesConnections(url: string): Promise<boolean> {
   const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
   return new Promise((ok) => {
     const socket = connect({ host: u.hostname.replace(/^\[|\]$/g, ''), port });
+    // A host that drops packets would hold Ready for minutes: after a second, call it up.
+    socket.setTimeout(1000, () => (socket.destroy(), ok(false)));
     socket.once('connect', () => (socket.destroy(), ok(false)));
     socket.once('error', (err: NodeJS.ErrnoException) => ok(err.code === 'ECONNREFUSED'));
   });
