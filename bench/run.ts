@@ -42,7 +42,9 @@ import { cli } from './scenarios/cli.js';
 // Knobs (environment): BENCH_WARMUP_MS (default 2000) and BENCH_MEASURE_MS (default 8000)
 // per load; the whole run takes about a minute and a half.
 
-const SCENARIOS: Scenario[] = [api, webhooks, cli];
+// BENCH_ONLY=<name>[,<name>] runs only those scenarios (their targets alone are judged).
+const ONLY = process.env.BENCH_ONLY?.split(',').map((n) => n.trim()).filter(Boolean);
+const SCENARIOS: Scenario[] = [api, webhooks, cli].filter((s) => !ONLY?.length || ONLY.includes(s.name));
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

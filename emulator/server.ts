@@ -65,6 +65,15 @@ export const consoleLogger: Logger = {
   notice: (m) => process.stderr.write(`${m}\n`),
 };
 
+/** What a failed listen means, in words: which port, and what to do. */
+function listenError(err: NodeJS.ErrnoException, port: number, host: string): Error {
+  const where = `${host}:${port}`;
+  if (err.code === 'EADDRINUSE') return Object.assign(new Error(`port ${port} is already in use on ${host} (another emulator or another program). Choose another with --port <n>, or --port 0 for any free port.`), { code: err.code });
+  if (err.code === 'EACCES') return Object.assign(new Error(`not allowed to listen on ${where} (ports below 1024 need privileges). Choose another with --port <n>, or --port 0.`), { code: err.code });
+  if (err.code === 'EADDRNOTAVAIL') return Object.assign(new Error(`cannot listen on ${where}: no such address on this machine (--host).`), { code: err.code });
+  return err;
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const dataDir = resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
@@ -89,10 +98,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   for (const p of store.all<PaymentRecord>(PAYMENTS)) stamps.observe(p.created_at);
 
   const app = createApp(services, { rateLimit: options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit, logRequests: options.logRequests ?? false });
-  const server: Server = await new Promise((ok, fail) => {
-    const s = app.listen(options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST, (err?: Error) => (err ? fail(err) : ok(s)));
-    s.once('error', fail);
-  });
+  const port = options.port ?? DEFAULT_PORT;
+  const listenHost = options.host ?? DEFAULT_HOST;
+  let server: Server;
+  try {
+    server = await new Promise((ok, fail) => {
+      const s = app.listen(port, listenHost, (err?: Error) => (err ? fail(err) : ok(s)));
+      s.once('error', fail);
+    });
+  } catch (err) {
+    // A failed start leaves nothing behind: the store (and its store.lock) is closed, so the
+    // next start with another port is not told the data dir is in use.
+    clock.stop();
+    await store.close();
+    throw listenError(err as NodeJS.ErrnoException, port, listenHost);
+  }
   answerClientErrors(server); // node's own 400/431 answers, in the envelope
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

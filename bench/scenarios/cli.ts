@@ -11,9 +11,9 @@ import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
 //   cli.version       svc --version (answered by bin/svc.js before anything loads)
 //   cli.help          svc --help (commander and the command table; no command module)
 //   cli.links-get     svc links get <id> --json against a running emulator (one command
-//                     module, the undici client, one HTTP round trip)
+//                     module, the node:http client, one HTTP round trip)
 //
-// Targets: --version ≤ 1.5× and --help ≤ 2× node -e 0, compared on the median.
+// Targets: --version ≤ 1.5×, --help ≤ 2× and links get --json ≤ 2× node -e 0, compared on the median.
 
 const ROUNDS = Number(process.env.BENCH_CLI_ROUNDS ?? 20);
 const KEY = 'svc_test_acme0all0scopes0000000000001';
@@ -45,7 +45,7 @@ function ratioTarget(row: string, limit: number, name: string): Target {
 
 export const cli: Scenario = {
   name: 'cli',
-  targets: [ratioTarget('cli.version', 1.5, '--version'), ratioTarget('cli.help', 2, '--help')],
+  targets: [ratioTarget('cli.version', 1.5, '--version'), ratioTarget('cli.help', 2, '--help'), ratioTarget('cli.links-get', 2, 'links get --json')],
   async run(ctx: BenchContext): Promise<Row[]> {
     const dataDir = join(ctx.tmpDir, 'cli-emulator');
     mkdirSync(dataDir, { recursive: true });

@@ -14,12 +14,15 @@ export const clockState = (s: { clock: { mode: string; now(): number; pending():
   pending_timers: s.clock.pending(),
 });
 
+/** What GET /_emulator/health names itself: `svc` refuses emulator-only commands against any host that does not. */
+export const EMULATOR_IDENTITY = 'svc-emulator';
+
 export const controlRoutes: ControlRoute[] = [
   defineControl({
     method: 'get',
     path: '/health',
-    summary: 'Liveness',
-    handler: () => ({ ok: true }),
+    summary: 'Liveness, and the identity the CLI checks before an emulator-only action',
+    handler: () => ({ ok: true, service: EMULATOR_IDENTITY }),
   }),
   defineControl({
     method: 'get',

@@ -1,7 +1,7 @@
 import { SvcApi } from '../client/api.js';
 import { ControlApi } from '../client/control.js';
 import type { ApiResult } from '../client/http.js';
-import { resolveBaseUrl, resolveTarget, type ResolveOptions, type Target } from './config/resolve.js';
+import { describeSource, resolveBaseUrl, resolveTarget, type ResolveOptions, type Target } from './config/resolve.js';
 import type { CommonFlags } from './options.js';
 import { Output } from './output.js';
 
@@ -12,7 +12,7 @@ export interface ApiContext {
   target: Target;
   api: SvcApi;
   out: Output;
-  /** Shows the trace id of a finished call on stderr (human mode). */
+  /** Shows the trace id of a finished call on stderr (human mode, --verbose). */
   traced<T>(result: ApiResult<T>): ApiResult<T>;
 }
 
@@ -21,9 +21,27 @@ const onRetry = (info: { attempt: number; waitMs: number; reason: string }) =>
 
 export function apiContext(flags: CommonFlags, options: ResolveOptions = {}): ApiContext {
   const target = resolveTarget(flags, options);
+  if (target.environment === 'live' && target.apiKeySource !== target.baseUrlSource) {
+    // A live key from one place and the host from another: say so, never silently.
+    process.stderr.write(`note: the LIVE key from ${describeSource(target.apiKeySource)} goes to ${target.baseUrl} (from ${describeSource(target.baseUrlSource)}).\n`);
+  }
   const api = new SvcApi({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: flags.timeout, traceId: flags.traceId, onRetry });
-  const out = new Output(Boolean(flags.json), target.environment);
-  return { target, api, out, traced: (r) => traceLine(out, r) };
+  const out = new Output(Boolean(flags.json), target.environment, target.baseUrl);
+  return { target, api, out, traced: (r) => traceLine(out, r, flags.verbose) };
+}
+
+/**
+ * {checkout_url} — the spec composes a payer's URL as {checkout_url}/{link_code} and the API
+ * never returns it. SVC_CHECKOUT_URL names it; otherwise an emulator's is known (the discovery
+ * file's checkout_url, or {base_url}/checkout on a loopback host, where the emulator runs);
+ * a live host's is not guessed.
+ */
+export function checkoutUrl(target: Target): string | undefined {
+  if (process.env.SVC_CHECKOUT_URL) return process.env.SVC_CHECKOUT_URL.replace(/\/+$/, '');
+  if (target.emulator?.checkout_url && target.baseUrlSource === 'emulator') return target.emulator.checkout_url.replace(/\/+$/, '');
+  const host = new URL(target.baseUrl).hostname;
+  if (host === '127.0.0.1' || host === 'localhost' || host === '[::1]') return `${target.baseUrl}/checkout`;
+  return undefined;
 }
 
 export interface ControlContext {
@@ -37,10 +55,11 @@ export function controlContext(flags: CommonFlags): ControlContext {
   const { baseUrl } = resolveBaseUrl(flags);
   const control = new ControlApi({ baseUrl, timeoutMs: flags.timeout, traceId: flags.traceId, onRetry });
   const out = new Output(Boolean(flags.json), 'emulator');
-  return { baseUrl, control, out, traced: (r) => traceLine(out, r) };
+  return { baseUrl, control, out, traced: (r) => traceLine(out, r, flags.verbose) };
 }
 
-function traceLine<T>(out: Output, result: ApiResult<T>): ApiResult<T> {
-  if (!out.json && result.traceId) out.status(out.e.dim(`trace ${result.traceId}${result.replayed ? ' (idempotent replay)' : ''}`));
+/** The trace id of a call that worked is noise unless asked for (--verbose); an error always shows its own. */
+function traceLine<T>(out: Output, result: ApiResult<T>, verbose = false): ApiResult<T> {
+  if (verbose && !out.json && result.traceId) out.status(out.e.dim(`trace ${result.traceId}${result.replayed ? ' (idempotent replay)' : ''}`));
   return result;
 }

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, SilentExit, UsageError } from './errors.js';
 import { COMMANDS, type CommandEntry } from './commands.js';
-import { SvcError } from '../client/error.js';
+import { NOT_AN_EMULATOR, SvcError } from '../client/error.js';
 
 // The svc program. The top level lists every command from a static table (commands.ts); a
 // command's flags are registered only when that command is on the command line, and its work
@@ -11,7 +11,7 @@ import { SvcError } from '../client/error.js';
 export const TOP_EXAMPLES = [
   'svc emulator start                       # run the emulator here; other commands find it',
   'svc links create --title "Coffee" --amount 1200 --currency USD',
-  'svc links simulate pl_123 --outcome completed',
+  'svc links simulate pl_3kF9xQ2mTz8LwR4vNb7Y --outcome completed',
   'svc payments list --status completed --all --json',
   'svc webhooks listen --forward http://localhost:3000/webhooks',
   'svc trigger payment.failed',
@@ -53,29 +53,50 @@ function commandsOnLine(args: string[]): string[] {
 }
 
 export async function main(argv: string[], version: string): Promise<void> {
+  quietOnClosedPipe();
   try {
     const program = await buildProgram(version, commandsOnLine(argv.slice(2)));
     await program.parseAsync(argv);
   } catch (err) {
-    process.exitCode = exitCodeFor(err);
+    process.exitCode = exitCodeFor(err, argv.slice(2).includes('--json'));
   }
 }
 
-function exitCodeFor(err: unknown): number {
+/**
+ * `svc … | head`: when the reader goes away, the next write fails with EPIPE. That is not an
+ * error of the command: stop quietly (the exit code is the shell's business), never with a
+ * stack trace.
+ */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
+}
+
+function exitCodeFor(err: unknown, json: boolean): number {
   if (err instanceof CommanderError) {
     // --help and --version exit through here with code 0; commander already printed the rest.
     return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
-  if (err instanceof UsageError) {
-    process.stderr.write(`error: ${err.message}\n`);
-    return EXIT.usage;
-  }
   if (err instanceof SilentExit) return err.exitCode;
-  if (err instanceof SvcError) {
+  // The wrong target for an emulator-only command is a usage error: nothing was sent.
+  const usage = err instanceof UsageError || (err instanceof SvcError && err.code === NOT_AN_EMULATOR);
+  const code = err instanceof SvcError ? err.code : usage ? 'USAGE_ERROR' : 'ERROR';
+  const message = (err as Error)?.message ?? String(err);
+  const traceId = err instanceof SvcError ? err.trace_id : null;
+  if (json) {
+    // Scripts read one JSON object from stderr; stdout stays empty.
+    process.stderr.write(`${JSON.stringify({ error: { code, message, trace_id: traceId } })}\n`);
+  } else if (usage) {
+    process.stderr.write(`error: ${message}\n`);
+  } else if (err instanceof SvcError) {
     const status = err.status ? ` (HTTP ${err.status})` : '';
-    process.stderr.write(`error: ${err.code}${status}: ${err.message}\n${err.trace_id ? `  trace id: ${err.trace_id}\n` : ''}`);
-    return EXIT.api;
+    process.stderr.write(`error: ${err.code}${status}: ${message}\n${traceId ? `  trace id: ${traceId}\n` : ''}`);
+  } else {
+    process.stderr.write(`error: ${message}\n`);
   }
-  process.stderr.write(`error: ${(err as Error)?.message ?? String(err)}\n`);
-  return EXIT.api;
+  return usage ? EXIT.usage : EXIT.api;
 }

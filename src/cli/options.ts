@@ -13,6 +13,8 @@ export interface CommonFlags {
   input: boolean;
   timeout: number;
   traceId?: string;
+  /** Print the trace id of each call (errors print theirs always). */
+  verbose?: boolean;
 }
 
 export interface WriteFlags extends CommonFlags {
@@ -23,7 +25,7 @@ export interface MoneyFlags extends WriteFlags {
   yes?: boolean;
 }
 
-/** --api-key, --base-url, --profile, --json, --timeout, --trace-id, --no-input. */
+/** --api-key, --base-url, --profile, --json, --timeout, --trace-id, --verbose, --no-input. */
 export function apiOptions(cmd: Command): Command {
   return cmd
     .option('--api-key <key>', 'API key (default: $SVC_API_KEY, the profile, or the emulator in ./.svc)')
@@ -32,6 +34,7 @@ export function apiOptions(cmd: Command): Command {
     .option('--json', "print the API's data as one JSON document, nothing else on stdout")
     .option('--timeout <ms>', 'per-attempt request timeout', intFlag(1, 600_000), 30_000)
     .option('--trace-id <id>', 'X-Trace-ID to send (default: generated)')
+    .option('--verbose', 'also print the trace id of each call on stderr (errors always do)')
     .option('--no-input', 'never prompt; a missing value is a usage error');
 }
 

@@ -1,4 +1,4 @@
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
 
 // One output helper for every command. Data goes to stdout, status to stderr.
 //   --json  → the API's `data`, exactly, as one JSON document; nothing else on stdout.
@@ -10,14 +10,26 @@ export type Marker = Environment | 'emulator' | undefined;
 
 const colourLevel = (stream: NodeJS.WriteStream) => (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') || !stream.isTTY ? 0 : 1;
 
+/**
+ * Without a terminal (scripts, pipes, the cold-start bench) chalk is not even loaded: a
+ * stand-in with chalk's shape (any chain of styles, called on text) returns the text as is.
+ */
+const plainStyle: ChalkInstance = new Proxy(((...text: unknown[]) => text.join(' ')) as unknown as ChalkInstance, {
+  get: (target, prop) => (prop === 'level' ? 0 : prop in Function.prototype ? Reflect.get(target, prop) : plainStyle),
+});
+const { Chalk } = colourLevel(process.stdout) || colourLevel(process.stderr) ? await import('chalk') : { Chalk: undefined };
+const styleFor = (stream: NodeJS.WriteStream): ChalkInstance => (Chalk && colourLevel(stream) ? new Chalk({ level: 1 }) : plainStyle);
+
 export class Output {
   /** Colours for stdout and for stderr. */
-  readonly c: ChalkInstance = new Chalk({ level: colourLevel(process.stdout) });
-  readonly e: ChalkInstance = new Chalk({ level: colourLevel(process.stderr) });
+  readonly c: ChalkInstance = styleFor(process.stdout);
+  readonly e: ChalkInstance = styleFor(process.stderr);
 
   constructor(
     readonly json: boolean,
     readonly marker?: Marker,
+    /** Shown beside the LIVE marker: live output always says which host it came from. */
+    readonly host?: string,
   ) {}
 
   /** The command's result: JSON data, or the human rendering under the marker line. */
@@ -48,12 +60,13 @@ export class Output {
     if (this.marker === undefined) return '';
     const c = stream === 'stdout' ? this.c : this.e;
     // Without colour the marker is still unmistakable in a log or a pipe.
-    if (c.level === 0) return `[${this.marker.toUpperCase()}] `;
+    const host = this.marker === 'live' && this.host ? ` ${this.host}` : '';
+    if (c.level === 0) return `[${this.marker.toUpperCase()}${host}] `;
     switch (this.marker) {
       case 'test':
         return `${c.black.bgYellow(' TEST ')} `;
       case 'live':
-        return `${c.white.bgRed.bold(' LIVE ')} `;
+        return `${c.white.bgRed.bold(` LIVE${host} `)} `;
       case 'emulator':
         return `${c.black.bgCyan(' EMULATOR ')} `;
       default:

@@ -41,14 +41,40 @@ export async function askSecret(flags: PromptFlags, flag: string, message: strin
  * A command that moves money with a live key asks first. --yes answers for scripts; without a
  * terminal and without --yes the command is refused (exit 2) rather than run unconfirmed.
  */
-export async function confirmLive(flags: PromptFlags & { yes?: boolean }, environment: 'test' | 'live', action: string): Promise<void> {
-  if (environment !== 'live' || flags.yes) return;
-  if (!canPrompt(flags)) throw new UsageError(`refusing to ${action} with a LIVE key without confirmation: pass --yes.`);
+export async function confirmLive(flags: PromptFlags & { yes?: boolean }, target: { environment: 'test' | 'live'; baseUrl: string }, action: string): Promise<void> {
+  if (target.environment !== 'live' || flags.yes) return;
+  // The host is named: a live key must never go somewhere the user did not mean.
+  if (!canPrompt(flags)) throw new UsageError(`refusing to ${action} on ${target.baseUrl} with a LIVE key without confirmation: pass --yes.`);
   const { confirm } = await import('@inquirer/prompts');
-  const ok = await interruptible(() => confirm({ message: `LIVE key: ${action}?`, default: false }, context()));
+  const ok = await interruptible(() => confirm({ message: `LIVE key on ${target.baseUrl}: ${action}?`, default: false }, context()));
   if (!ok) {
     process.stderr.write('cancelled.\n');
     throw new SilentExit(EXIT_INTERRUPTED);
+  }
+}
+
+/**
+ * Asks for a code (OTP, PIN) and tries it; a wrong one (`wrongCodes`) is reported and asked
+ * again until the service accepts it or locks (its lock error ends the loop). A value given
+ * by flag is tried once: a script gets the error.
+ */
+export async function askUntilAccepted<T>(
+  flags: PromptFlags,
+  given: string | undefined,
+  ask: () => Promise<string>,
+  attempt: (value: string) => Promise<T>,
+  wrongCodes: string[],
+): Promise<T> {
+  if (given !== undefined) return attempt(given);
+  for (;;) {
+    const value = await ask();
+    try {
+      return await attempt(value);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (!wrongCodes.includes(code ?? '') || !canPrompt(flags)) throw err;
+      process.stderr.write(`${(err as Error).message}\n`);
+    }
   }
 }
 

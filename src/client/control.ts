@@ -1,5 +1,6 @@
 import { HttpClient, type ApiResult, type ClientOptions } from './http.js';
 import type { Json } from './api.js';
+import { NOT_AN_EMULATOR, SvcError } from './error.js';
 
 // The emulator's control API (loopback only, no Authorization header): what the spec puts on
 // the dashboard or a phone — clock, keys, OTP inbox, approvals, payees, wallets, deliveries.
@@ -26,14 +27,53 @@ export interface NextDeliveryAdvance {
   clock: ClockState;
 }
 
+/** The name GET /_emulator/health answers with (emulator/control/routes.ts EMULATOR_IDENTITY). */
+const EMULATOR_IDENTITY = 'svc-emulator';
+
 export class ControlApi {
   readonly http: HttpClient;
+  readonly baseUrl: string;
+  private identified: Promise<void> | undefined;
   constructor(options: Omit<ClientOptions, 'apiKey'>) {
-    this.http = new HttpClient({ ...options, baseUrl: `${options.baseUrl.replace(/\/+$/, '')}/_emulator` });
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.http = new HttpClient({ ...options, baseUrl: `${this.baseUrl}/_emulator` });
   }
 
-  get = <T = Json>(path: string, query?: Record<string, string | number | undefined>): Promise<ApiResult<T>> => this.http.call<T>({ method: 'GET', path, query });
-  post = <T = Json>(path: string, body: unknown = {}): Promise<ApiResult<T>> => this.http.call<T>({ method: 'POST', path, body });
+  /**
+   * Proves the host is an svc emulator before any control call goes out: one GET of
+   * /_emulator/health, without credentials, whose answer must name the emulator. A live host
+   * (or anything else) is refused here, so a PIN or an emulator-only action never reaches it.
+   */
+  identify(): Promise<void> {
+    this.identified ??= this.http.call<{ service?: string }>({ method: 'GET', path: '/health' }).then(
+      (r) => {
+        if (r.data?.service !== EMULATOR_IDENTITY) throw this.notEmulator('its /_emulator/health does not name an svc emulator');
+      },
+      (err: unknown) => {
+        if (err instanceof SvcError && err.status !== 0) throw this.notEmulator(`GET /_emulator/health answered HTTP ${err.status}`);
+        throw err;
+      },
+    );
+    return this.identified;
+  }
+
+  private notEmulator(why: string): SvcError {
+    return new SvcError(
+      NOT_AN_EMULATOR,
+      0,
+      `${this.baseUrl} is not an svc emulator (${why}). This is an emulator-only action (on a live service it happens on the dashboard or the owner's phone); nothing was sent. Point at the emulator with --base-url or run \`svc emulator start\`.`,
+      null,
+    );
+  }
+
+  get = async <T = Json>(path: string, query?: Record<string, string | number | undefined>): Promise<ApiResult<T>> => {
+    await this.identify();
+    return this.http.call<T>({ method: 'GET', path, query });
+  };
+  post = async <T = Json>(path: string, body: unknown = {}): Promise<ApiResult<T>> => {
+    await this.identify();
+    return this.http.call<T>({ method: 'POST', path, body });
+  };
 
   health = () => this.get<{ ok: boolean }>('/health');
   keys = () => this.get<{ keys: EmulatorKey[] }>('/keys');
@@ -42,8 +82,6 @@ export class ControlApi {
   /** Moves the clock to the next due webhook attempt (POST /_emulator/clock/advance-to-next-delivery). */
   advanceToNextDelivery = () => this.post<NextDeliveryAdvance>('/clock/advance-to-next-delivery');
   otp = (phone: string) => this.get(`/otp/${encodeURIComponent(phone)}`);
-  events = (query: { merchant_id?: string; environment?: string; type?: string }) => this.get('/events', query);
-  endpointDeliveries = (endpointId: string) => this.get(`/webhook-endpoints/${encodeURIComponent(endpointId)}/deliveries`);
   delivery = (id: string) => this.get(`/deliveries/${encodeURIComponent(id)}`);
   redeliver = (id: string) => this.post(`/deliveries/${encodeURIComponent(id)}/redeliver`);
   approvePayrollRun = (id: string, pin: string) => this.post(`/payroll-runs/${encodeURIComponent(id)}/approve`, { pin });

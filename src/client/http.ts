@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { request } from 'undici';
-import { SvcError } from './error.js';
+import { networkMessage, SvcError } from './error.js';
+import { send, TransportTimeout } from './transport.js';
 import { backoffMs, isRetryableNetworkCode, isRetryableStatus, MAX_ATTEMPTS, retryAfterMs } from './retry.js';
 
 // The HTTP half of the client: one call = up to 5 attempts with the same idempotency key and
@@ -89,8 +89,8 @@ export class HttpClient {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       let waitMs = backoffMs(attempt - 1);
       try {
-        const res = await request(url, { method: call.method, headers, body, headersTimeout: timeout, bodyTimeout: timeout });
-        const text = await res.body.text();
+        const res = await send(url, { method: call.method, headers, body, timeoutMs: timeout });
+        const text = res.text;
         const traceId = headerValue(res.headers['x-trace-id']) ?? null;
         const parsed = parseEnvelope(text);
         if (parsed?.success === true && res.statusCode < 400) {
@@ -113,15 +113,11 @@ export class HttpClient {
       } catch (err) {
         if (err instanceof SvcError) throw err;
         const e = err as Error & { code?: string };
-        const timedOut = /TIMEOUT/.test(e.code ?? '');
-        lastError = new SvcError(
-          timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
-          0,
-          timedOut ? `no answer from ${this.baseUrl} within ${timeout} ms` : `cannot reach ${this.baseUrl}: ${e.code ?? ''} ${e.message}`.trim(),
-          null,
-        );
+        const timedOut = err instanceof TransportTimeout;
+        const message = timedOut ? `no answer from ${this.baseUrl} within ${timeout} ms` : networkMessage(this.baseUrl, err);
+        lastError = new SvcError(timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', 0, message, null);
         if (!safeToRepeat || !isRetryableNetworkCode(e.code)) throw lastError;
-        if (attempt < MAX_ATTEMPTS) this.options.onRetry?.({ attempt, waitMs, reason: e.code ?? 'network error' });
+        if (attempt < MAX_ATTEMPTS) this.options.onRetry?.({ attempt, waitMs, reason: message });
       }
       if (attempt < MAX_ATTEMPTS) await (this.options.sleep ?? sleep)(waitMs);
     }

@@ -20,6 +20,10 @@ const RETRY_NETWORK_CODES = new Set([
   'ECONNRESET',
   'EPIPE',
   'ETIMEDOUT',
+  // transport.ts (node:http) names its timeouts these:
+  'HEADERS_TIMEOUT',
+  'BODY_TIMEOUT',
+  // undici's, for the live stream:
   'UND_ERR_SOCKET',
   'UND_ERR_CLOSED',
   'UND_ERR_HEADERS_TIMEOUT',

@@ -1,5 +1,6 @@
+import { getEventListeners } from 'node:events';
 import { request } from 'undici';
-import { SvcError } from './error.js';
+import { networkMessage, SvcError } from './error.js';
 
 // A client for the emulator's live stream (GET /emulator/stream, Server-Sent Events). It
 // reconnects on its own with the last cursor it handled (Last-Event-ID), so a restart of the
@@ -31,7 +32,10 @@ export interface StreamHandlers {
   event(e: StreamEvent, cursor: string): void | Promise<void>;
   attempt?(a: StreamAttempt, cursor: string): void | Promise<void>;
   connected?(info: { reconnect: boolean; resumedFrom: string | null }): void;
-  disconnected?(info: { reason: string; retryInMs: number }): void;
+  /** `abortListeners`: listeners on the run's signal now — flat across retries, or something leaks. */
+  /** The stream follows the emulator to a new base URL (see `rediscover`). */
+  moved?(info: { baseUrl: string }): void;
+  disconnected?(info: { reason: string; retryInMs: number; abortListeners: number }): void;
 }
 
 export interface StreamOptions {
@@ -41,6 +45,12 @@ export interface StreamOptions {
   /** Resume after this cursor; absent: start at now. */
   lastEventId?: string;
   traceId?: string;
+  /** Asked before each reconnect: a new base URL (an emulator restarted on another port), or undefined to keep it. */
+  rediscover?(): string | undefined;
+  /** The first connection must succeed: a failure to reach the service rejects at once instead of retrying. */
+  failFast?: boolean;
+  /** Reconnect backoff: first wait and cap in ms (default 250 → 5000). */
+  reconnectMs?: { base: number; max: number };
 }
 
 export const STREAM_PATH = '/emulator/stream';
@@ -51,36 +61,43 @@ const RECONNECT_MAX_MS = 5_000;
 
 export class EventStream {
   lastEventId: string | undefined;
+  baseUrl: string;
   constructor(private readonly options: StreamOptions) {
     this.lastEventId = options.lastEventId;
+    this.baseUrl = options.baseUrl;
   }
 
   /** Runs until `signal` aborts (resolves) or the service refuses the stream (rejects with SvcError). */
   async run(handlers: StreamHandlers, signal: AbortSignal): Promise<void> {
     let connects = 0;
     let failures = 0;
+    let opened = false;
     while (!signal.aborted) {
       let reason: string;
       try {
-        await this.connectOnce(handlers, signal, connects++ > 0, () => (failures = 0));
+        await this.connectOnce(handlers, signal, connects++ > 0, () => ((failures = 0), (opened = true)));
         reason = 'the stream ended';
       } catch (err) {
         if (signal.aborted) return;
+        if (this.options.failFast && !opened) throw err;
         if (err instanceof SvcError && err.status !== 0 && ![429, 500, 502, 503].includes(err.status)) throw err;
         reason = (err as Error).message;
       }
       if (signal.aborted) return;
-      const wait = Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** failures++);
-      handlers.disconnected?.({ reason, retryInMs: wait });
-      await new Promise<void>((ok) => {
-        const t = setTimeout(ok, wait);
-        signal.addEventListener('abort', () => (clearTimeout(t), ok()), { once: true });
-      });
+      const { base, max } = this.options.reconnectMs ?? { base: RECONNECT_BASE_MS, max: RECONNECT_MAX_MS };
+      const wait = Math.min(max, base * 2 ** Math.min(failures++, 30));
+      handlers.disconnected?.({ reason, retryInMs: wait, abortListeners: getEventListeners(signal, 'abort').length });
+      await pause(wait, signal);
+      const moved = this.options.rediscover?.();
+      if (moved && moved !== this.baseUrl) {
+        this.baseUrl = moved;
+        handlers.moved?.({ baseUrl: moved });
+      }
     }
   }
 
   private async connectOnce(handlers: StreamHandlers, signal: AbortSignal, reconnect: boolean, onOpen: () => void): Promise<void> {
-    const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + STREAM_PATH);
+    const url = new URL(this.baseUrl.replace(/\/+$/, '') + STREAM_PATH);
     if (this.options.types?.length) url.searchParams.set('types', this.options.types.join(','));
     const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept: 'text/event-stream' };
     if (this.options.traceId) headers['x-trace-id'] = this.options.traceId;
@@ -89,7 +106,7 @@ export class EventStream {
     try {
       res = await request(url, { method: 'GET', headers, signal, headersTimeout: 10_000, bodyTimeout: IDLE_TIMEOUT_MS });
     } catch (err) {
-      throw new SvcError('NETWORK_ERROR', 0, `cannot reach ${this.options.baseUrl}: ${(err as { code?: string }).code ?? (err as Error).message}`, null);
+      throw new SvcError('NETWORK_ERROR', 0, networkMessage(this.baseUrl, err), null);
     }
     if (res.statusCode !== 200) {
       const text = await res.body.text().catch(() => '');
@@ -102,7 +119,7 @@ export class EventStream {
       } catch {
         /* not the envelope */
       }
-      if (res.statusCode === 404) message = `${message} (no live stream at ${this.options.baseUrl}: it is not an svc emulator; against a live host use --port)`;
+      if (res.statusCode === 404) message = `${message} (no live stream at ${this.baseUrl}: it is not an svc emulator; against a live host use --port)`;
       throw new SvcError(code, res.statusCode, message, trace);
     }
     onOpen();
@@ -123,7 +140,7 @@ export class EventStream {
       }
     } catch (err) {
       if (signal.aborted) return;
-      throw new SvcError('NETWORK_ERROR', 0, `stream interrupted: ${(err as { code?: string }).code ?? (err as Error).message}`, null);
+      throw new SvcError('NETWORK_ERROR', 0, 'the stream was interrupted', null);
     }
   }
 
@@ -147,6 +164,19 @@ export class EventStream {
     // Only a handled message moves the cursor, so a reconnect resends what was not handled.
     if (id) this.lastEventId = id;
   }
+}
+
+/** Waits `ms` or until `signal` aborts; the abort listener leaves with the wait (one per retry would pile up). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((ok) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      ok();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 function frameEnd(buffer: string): number {

@@ -65,6 +65,7 @@ test('login validates the key with a read call before saving it', async () => {
     base_url: emu.baseUrl,
     config_file: join(home.configHome, 'svc', 'config.json'),
   });
+  assert.match(created.stderr, new RegExp(`warning: ${emu.baseUrl.replace(/[.]/g, '\\.')} is an svc emulator; its port is temporary`), 'login against an emulator warns');
   assert.equal((await home.run(['payments', 'list', '--profile', 'dev', '--json'])).code, 0);
   // Other commands refuse a profile that does not exist rather than guess.
   assert.equal((await home.run(['payments', 'list', '--profile', 'typo'])).code, 2);

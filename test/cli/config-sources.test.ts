@@ -72,6 +72,16 @@ test('precedence: flag > env > profile > emulator, for the base URL and the key 
   assert.deepEqual([fromProfile.base_url, fromProfile.base_url_source, fromProfile.api_key_source], ['http://profile.invalid:1', 'profile', 'profile']);
   const mixed = await showIn(['--api-key', KEYS.acmeTest], {});
   assert.deepEqual([mixed.base_url_source, mixed.api_key_source], ['profile', 'flag']);
+  // A profile named on the command line is a flag: it beats the environment, for both values.
+  assert.equal((await home.run(['config', 'set', 'base_url', 'http://live.invalid:1', '--profile', 'live'])).code, 0);
+  assert.equal((await home.run(['config', 'set', 'api_key', KEYS.acmeLive, '--profile', 'live'])).code, 0);
+  const named = await showIn(['--profile', 'live'], env);
+  assert.deepEqual([named.base_url, named.base_url_source, named.api_key_source, named.environment], ['http://live.invalid:1', 'profile', 'profile', 'live']);
+  // A live key from one source sent to a host from another is said out loud.
+  const split = await home.run(['payments', 'list', '--api-key', KEYS.acmeLive], { env: { SVC_BASE_URL: emu.baseUrl } });
+  assert.equal(split.code, 0, split.stderr);
+  assert.match(split.stderr, new RegExp(`note: the LIVE key from the command line goes to ${emu.baseUrl.replace(/[.]/g, '\\.')} \\(from the environment\\)`));
+  assert.match(split.stdout, new RegExp(`^\\[LIVE ${emu.baseUrl.replace(/[.]/g, '\\.')}\\] Payments`));
   // The discovered emulator only fills what nothing else gave, and its key only goes to it.
   const keyOnly = await home.run(['config', 'show', '--json'], { env: { SVC_API_KEY: KEYS.acmeReadOnly }, cwd: project });
   assert.equal(keyOnly.json().base_url_source, 'profile');

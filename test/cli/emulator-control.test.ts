@@ -18,6 +18,11 @@ test('status, keys (masked for people, exact under --json), users, metrics', asy
   for (const k of Object.values(KEYS)) assert.ok(!keys.stdout.includes(k), 'no full key on a human screen');
   assert.deepEqual((await ctl(['keys', '--json'])).json(), await control('/keys'));
   assert.deepEqual((await ctl(['users', '--json'])).json(), await control('/users'));
+  const users = await ctl(['users']);
+  assert.match(users.stdout, /NAME\s+PHONE\s+BUSINESS\s+TEST BALANCE\s+LIVE BALANCE/);
+  const first = (await control('/users')).users[0];
+  const [currency, amount] = Object.entries(first.wallets.test as Record<string, number>)[0];
+  assert.match(users.stdout, new RegExp(`${first.phone.replace('+', '\\+')}.*${(amount / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',').replace('.', '\\.')} ${currency}`), users.stdout);
   assert.equal((await ctl(['metrics', '--json'])).code, 0);
 });
 
@@ -28,8 +33,8 @@ test('clock show / advance on a manual clock', async () => {
   assert.equal(after.code, 0, after.stderr);
   assert.equal(Date.parse(after.json().now) - Date.parse(before.now), 2 * 3600 * 1000);
   const bad = await ctl(['clock', 'advance', 'soon']);
-  assert.equal(bad.code, 1);
-  assert.match(bad.stderr, /VALIDATION_ERROR/);
+  assert.equal(bad.code, 2, 'refused locally, before a request');
+  assert.match(bad.stderr, /clock advance: not a duration: "soon"/);
   // Neither or both of a duration and --to-next-delivery: a usage error, nothing sent.
   assert.equal((await ctl(['clock', 'advance'])).code, 2);
   const both = await ctl(['clock', 'advance', '1s', '--to-next-delivery']);
@@ -63,7 +68,20 @@ test('events (filtered by type, scoped to the key), deliveries show, otp for a p
   assert.ok(events.json().events.length >= 1);
   assert.ok(events.json().events.every((e: { type: string; merchant_id: string }) => e.type === 'payment.failed' && e.merchant_id === 'mer_acme'));
   const human = await ctl(['events', '--type', 'payment.failed']);
-  assert.match(human.stdout, /ID\s+TYPE\s+ENV\s+PAYMENT\s+CREATED/);
+  assert.match(human.stdout, /ID\s+TYPE\s+ENV\s+PAYMENT\s+AMOUNT\s+CREATED/);
+  assert.match(human.stdout, /1\.00 USD/, 'amounts with their currency');
+  // Newest first, cut at --limit (the control API itself lists oldest first).
+  for (let i = 0; i < 2; i++) await cli.emu.request('POST', `/v1/api/payment-links/${link.json.data.id}/simulate`, { body: { outcome: 'failed' } });
+  const all = (await control('/events?merchant_id=mer_acme&environment=test&type=payment.failed')).events as { id: string }[];
+  assert.ok(all.length >= 3);
+  const limited = await ctl(['events', '--type', 'payment.failed', '--limit', '2', '--json']);
+  assert.deepEqual(
+    limited.json().events.map((e: { id: string }) => e.id),
+    [all.at(-1)!.id, all.at(-2)!.id],
+  );
+  const humanLimited = await ctl(['events', '--type', 'payment.failed', '--limit', '2']);
+  assert.match(humanLimited.stdout, new RegExp(`Events, newest first \\(2 of ${all.length}\\)\n.*\n\\s+${all.at(-1)!.id}`));
+  assert.equal((await ctl(['events', '--limit', '0'])).code, 2);
   const missing = await ctl(['deliveries', 'show', 'dlv_missing']);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /NOT_FOUND/);

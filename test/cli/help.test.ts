@@ -35,7 +35,14 @@ test('every command has a description and --help with examples', async () => {
     const help = helpOf(cmd);
     assert.ok(cmd.description(), `${path.join(' ')} has a description`);
     assert.match(help, /\nExamples:\n  \$ \S/, `svc ${path.join(' ')} --help shows examples`);
+    assert.doesNotMatch(help, /\b[a-z]+_123\b/, `svc ${path.join(' ')}: example ids look like real ones`);
   }
+  const helpOfPath = (...p: string[]) => helpOf(all.find(({ path }) => path.join(' ') === p.join(' '))!.cmd);
+  // The id prefixes the service really uses (emulator/ids.ts): prun_, mdt_, pl_, dlv_.
+  assert.match(helpOfPath('payroll', 'approve'), /svc payroll approve prun_[A-Za-z0-9]{20}/);
+  assert.match(helpOfPath('mandates', 'get'), /svc mandates get mdt_[A-Za-z0-9]{20}/);
+  assert.match(helpOfPath('links', 'simulate'), /svc links simulate pl_[A-Za-z0-9]{20}/);
+  assert.match(helpOfPath('webhooks', 'replay'), /svc webhooks replay dlv_[A-Za-z0-9]{20}/);
   // API commands all take the shared connection flags.
   for (const { path, cmd } of all.filter(({ path }) => ['links', 'payments', 'mandates', 'charges', 'payouts', 'payroll', 'sub-merchants'].includes(path[0]))) {
     const longs = cmd.options.map((o) => o.long);

@@ -32,11 +32,11 @@ after(async () => {
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Runs svc in a fresh pane; the pane stays open after exit and shows EXIT=<code>. */
-function runInPane(args: string[]): { name: string; screen(): string; type(keys: string): void } {
+function runInPane(args: string[], width = 160): { name: string; screen(): string; type(keys: string): void } {
   const name = `s${++session}`;
   const env = `env -u CI NO_COLOR=1 HOME=${quote(cli.home)} XDG_CONFIG_HOME=${quote(cli.configHome)}`;
   const command = `${env} ${quote(process.execPath)} ${quote(svcBin)} ${args.map(quote).join(' ')}; echo EXIT=$?; sleep 600`;
-  const r = tmux('new-session', '-d', '-s', name, '-x', '160', '-y', '50', command);
+  const r = tmux('new-session', '-d', '-s', name, '-x', String(width), '-y', '50', command);
   assert.equal(r.status, 0, r.stderr);
   return {
     name,
@@ -56,6 +56,11 @@ test('sub-merchants create on a terminal: sends the OTP, asks for it, completes'
   await until(() => /OTP sent to \+231\*+0204/.test(pane.screen()), 'the OTP prompt', 20_000);
   const inbox = await emu.request('GET', `/_emulator/otp/${encodeURIComponent(phone)}`, { key: null });
   const code = inbox.json.data.messages[0].code as string;
+  await until(() => /Which code was sent to \+231\*+0204\?/.test(pane.screen()), 'the question', 20_000);
+  // A wrong code is reported and asked again, not the end of the command.
+  pane.type(code === '000000' ? '111111' : '000000');
+  await until(() => /Wrong code; \d+ tr(y|ies) left/.test(pane.screen()), 'the wrong-code message', 20_000);
+  await until(() => (pane.screen().match(/Which code was sent to/g) ?? []).length >= 2, 'the code asked again', 20_000);
   pane.type(code);
   await until(() => /EXIT=\d+/.test(pane.screen()), 'the command to finish', 20_000);
   const screen = pane.screen();
@@ -74,7 +79,11 @@ test('payroll approve on a terminal: the PIN is asked masked, and the run execut
   assert.equal(created.status, 201, created.text);
   const runId = created.json.data.run.id as string;
   const pane = runInPane(['payroll', 'approve', runId, ...targetFlags(KEYS.acmeTest)]);
-  await until(() => /Owner PIN to approve payroll run/.test(pane.screen()), 'the PIN prompt', 20_000);
+  await until(() => /What is the owner's PIN to approve payroll run prun_\S+ \(15\.00 USD in 1 line\)\?/.test(pane.screen()), 'the PIN prompt', 20_000);
+  // A wrong PIN is reported and asked again (the emulator counts it towards its lock).
+  pane.type('0000');
+  await until(() => /Wrong PIN/i.test(pane.screen()), 'the wrong-PIN message', 20_000);
+  await until(() => (pane.screen().match(/What is the owner's PIN/g) ?? []).length >= 2, 'the PIN asked again', 20_000);
   pane.type('1357');
   await until(() => /EXIT=\d+/.test(pane.screen()), 'the command to finish', 20_000);
   const screen = pane.screen();
@@ -87,17 +96,17 @@ test('payroll approve on a terminal: the PIN is asked masked, and the run execut
 test('a live key on a terminal asks before moving money: "n" cancels (exit 130), "y" proceeds', async () => {
   const args = ['payouts', 'create', '--payee', 'payee_live_ada', '--amount', '100', '--currency', 'USD', ...targetFlags(KEYS.acmeLive)];
   const no = runInPane(args);
-  await until(() => /LIVE key: pay out 1\.00 USD to payee_live_ada\?/.test(no.screen()), 'the confirmation', 20_000);
+  await until(() => new RegExp(`LIVE key on ${emu.baseUrl.replace(/[.]/g, '\\.')}: pay out 1\\.00 USD to payee_live_ada\\?`).test(no.screen()), 'the confirmation', 20_000);
   no.type('n');
   await until(() => /EXIT=\d+/.test(no.screen()), 'the command to finish', 20_000);
   assert.match(no.screen(), /cancelled\.[\s\S]*EXIT=130/);
   const before = (await emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total;
 
   const yes = runInPane(args);
-  await until(() => /LIVE key: pay out/.test(yes.screen()), 'the confirmation', 20_000);
+  await until(() => /LIVE key on http:\/\/127\.0\.0\.1:\d+: pay out/.test(yes.screen()), 'the confirmation', 20_000);
   yes.type('y');
   await until(() => /EXIT=\d+/.test(yes.screen()), 'the command to finish', 20_000);
-  assert.match(yes.screen(), /\[LIVE\] Payout/);
+  assert.match(yes.screen(), /\[LIVE http:\/\/127\.0\.0\.1:\d+\] Payout/);
   assert.match(yes.screen(), /EXIT=0/);
   assert.equal((await emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total, before + 1);
 });
@@ -113,4 +122,25 @@ test('payments list --all shows its progress on a terminal (and only there)', as
   assert.match(screen, new RegExp(`fetched ${total} payments \\(${total + 1} pages\\)`), screen);
   assert.match(screen, new RegExp(`\\[TEST\\] Payments \\(${total}\\)`));
   assert.match(screen, /EXIT=0/);
+});
+
+test('webhooks deliveries list fits a narrow terminal (lines cut with …); --wide shows every column', async () => {
+  const endpoint = await emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: 'http://127.0.0.1:9/hooks', events: ['payment.completed'] }, idempotencyKey: `tty-we-${process.pid}` });
+  assert.equal(endpoint.status, 201, endpoint.text);
+  const link = await emu.request('POST', '/v1/api/payment-links', { body: { title: 'narrow', amount: 100 }, idempotencyKey: `tty-narrow-${process.pid}` });
+  await emu.request('POST', `/v1/api/payment-links/${link.json.data.id}/simulate`, { body: { outcome: 'completed' } });
+  const id = endpoint.json.data.endpoint.id as string;
+  const width = 60;
+  const pane = runInPane(['webhooks', 'deliveries', 'list', id, ...targetFlags(KEYS.acmeTest)], width);
+  await until(() => /EXIT=\d+/.test(pane.screen()), 'the command to finish', 20_000);
+  // -J joins lines tmux wrapped: what the program wrote, line by line.
+  const joined = tmux('capture-pane', '-p', '-J', '-t', pane.name, '-S', '-50').stdout;
+  assert.match(joined, /EXIT=0/, joined);
+  assert.match(joined, /dlv_/);
+  for (const line of joined.split('\n')) assert.ok(line.trimEnd().length <= width, `fits in ${width}: ${JSON.stringify(line)}`);
+  const wide = runInPane(['webhooks', 'deliveries', 'list', id, '--wide', ...targetFlags(KEYS.acmeTest)], width);
+  await until(() => /EXIT=\d+/.test(wide.screen()), 'the command to finish', 20_000);
+  const wideJoined = tmux('capture-pane', '-p', '-J', '-t', wide.name, '-S', '-50').stdout;
+  assert.ok(wideJoined.split('\n').some((l) => l.trimEnd().length > width), '--wide is not cut');
+  assert.match(wideJoined, /NEXT ATTEMPT/);
 });

@@ -30,7 +30,10 @@ test('links create --json prints the link exactly as the API returns it; get by 
   assert.match(human.stdout, /^\[TEST\] Payment link\n/);
   assert.match(human.stdout, /amount\s+12\.00 USD/);
   assert.match(human.stdout, new RegExp(`link code\\s+${link.link_code}`));
-  assert.match(human.stderr, /^trace trc_cli_[0-9a-f]{20}/m, 'the trace id is shown');
+  assert.match(human.stdout, new RegExp(`checkout url\\s+${cli.emu.baseUrl.replace(/[.]/g, '\\.')}/checkout/${link.link_code}\n`), 'where to send the payer');
+  assert.equal(human.stderr, '', 'a call that worked prints no trace line');
+  const verbose = await svc(['links', 'get', link.id, '--verbose']);
+  assert.match(verbose.stderr, /^trace trc_cli_[0-9a-f]{20}/m, 'the trace id is shown with --verbose');
   assert.doesNotMatch(human.stdout, /\x1b\[/, 'no colour when stdout is not a terminal');
 });
 

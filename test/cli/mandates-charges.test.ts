@@ -51,10 +51,20 @@ test('a live key: money-moving commands are refused without a terminal (exit 2, 
   ]) {
     const r = await svc(args, KEYS.acmeLive);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-    assert.match(r.stderr, /LIVE key without confirmation: pass --yes/);
+    assert.match(r.stderr, /refusing to .* on http:\/\/127\.0\.0\.1:\d+ with a LIVE key without confirmation: pass --yes/, 'the host is named');
   }
   assert.equal((await cli.emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total, before, 'nothing was sent');
   const yes = await svc(['gift-cards', 'redeem', '--wallet', 'mw_live_ada_usd', '--amount', '100', '--yes'], KEYS.acmeLive);
   assert.equal(yes.code, 0, yes.stderr);
-  assert.match(yes.stdout, /^\[LIVE\] Gift card redeemed/);
+  assert.match(yes.stdout, new RegExp(`^\\[LIVE ${cli.emu.baseUrl.replace(/[.]/g, '\\.')}\\] Gift card redeemed`), 'live output names its host');
+});
+
+test('emulator mandates approve-card prints a sentence (and --json the mandate)', async () => {
+  const created = await svc(['mandates', 'create', '--rail', 'card', '--customer-ref', 'cus_live_1', '--currency', 'USD', '--max-amount', '2500', '--json'], KEYS.acmeLive);
+  assert.equal(created.code, 0, created.stderr);
+  const { mandate } = created.json();
+  assert.equal(mandate.status, 'pending');
+  const r = await cli.ctl(['mandates', 'approve-card', mandate.id]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, `[EMULATOR] visa card ending 4242 saved: mandate ${mandate.id} is active, for charges of up to 25.00 USD each.\n`);
 });

@@ -38,14 +38,26 @@ test('payments summary --json equals the API; --since is passed through; human o
 });
 
 test('API errors: exit 1, nothing on stdout, code + message + trace id on stderr', async () => {
-  const r = await svc(['payments', 'get', 'pay_missing', '--json', '--trace-id', 'trc_my_own_trace']);
+  const r = await svc(['payments', 'get', 'pay_missing', '--trace-id', 'trc_my_own_trace']);
   assert.equal(r.code, 1);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /^error: NOT_FOUND \(HTTP 404\): /);
   assert.match(r.stderr, /trace id: trc_my_own_trace/, 'the client-sent trace id comes back');
-  const invalid = await svc(['links', 'create', '--title', 'x', '--currency', 'usd']);
+  // --json: the error is one JSON object on stderr, for scripts.
+  const json = await svc(['payments', 'get', 'pay_missing', '--json', '--trace-id', 'trc_my_own_trace']);
+  assert.equal(json.code, 1);
+  assert.equal(json.stdout, '');
+  const parsed = JSON.parse(json.stderr);
+  assert.equal(parsed.error.code, 'NOT_FOUND');
+  assert.equal(parsed.error.trace_id, 'trc_my_own_trace');
+  assert.equal(typeof parsed.error.message, 'string');
+  const usage = await svc(['links', 'create', '--title', 'x', '--currency', 'usd', '--json']);
+  assert.equal(usage.code, 2);
+  assert.deepEqual(Object.keys(JSON.parse(usage.stderr).error), ['code', 'message', 'trace_id']);
+  assert.equal(JSON.parse(usage.stderr).error.code, 'USAGE_ERROR');
+  const invalid = await svc(['links', 'create', '--title', ' ']);
   assert.equal(invalid.code, 1);
-  assert.match(invalid.stderr, /VALIDATION_ERROR \(HTTP 422\): currency: /);
+  assert.match(invalid.stderr, /VALIDATION_ERROR \(HTTP 422\): title: /);
   const scope = await svc(['links', 'create', '--title', 'x'], KEYS.acmeReadOnly);
   assert.equal(scope.code, 1);
   assert.match(scope.stderr, /FORBIDDEN \(HTTP 403\)/);

@@ -20,6 +20,8 @@ test('which answers are retried', () => {
   for (const s of [400, 401, 403, 404, 422, 423, 501, 504]) assert.equal(isRetryableStatus(s, undefined), false, String(s));
   assert.equal(isRetryableNetworkCode('ECONNRESET'), true);
   assert.equal(isRetryableNetworkCode('UND_ERR_HEADERS_TIMEOUT'), true);
+  assert.equal(isRetryableNetworkCode('HEADERS_TIMEOUT'), true);
+  assert.equal(isRetryableNetworkCode('BODY_TIMEOUT'), true);
   assert.equal(isRetryableNetworkCode('ECONNREFUSED'), false);
   assert.equal(isRetryableNetworkCode(undefined), false);
 });

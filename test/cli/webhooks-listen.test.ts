@@ -51,7 +51,7 @@ test('listen forwards signed events, survives an emulator restart, logs them for
 
     // Restart on the same data dir and port: the stream drops, listen reconnects and resumes.
     await emu.stop({ keepData: true });
-    await listen.waitFor(/stream lost \(.*\); reconnecting in/);
+    await listen.waitFor(/stream lost \(.*\); reconnecting until it is back/);
     emu = await startTestEmulator({ dataDir, port });
     const second = await pay(emu, 'failed');
     await until(() => app.received.length === 2, 'the forward after the restart');

@@ -157,7 +157,14 @@ test('replay --emulator puts a failed delivery back to pending: the endpoint get
     const delivery = list.json().deliveries[0] as { id: string; status: string };
     assert.equal(delivery?.status, 'failed');
     status = 200;
-    const r = await cli.run(['webhooks', 'replay', delivery!.id, '--emulator', '--json', '--base-url', manual.baseUrl]);
+    // Outside a terminal the human list gives whole lines (nothing cut).
+    const human = await cli.run(['webhooks', 'deliveries', 'list', endpoint.id, '--base-url', manual.baseUrl]);
+    assert.match(human.stdout, new RegExp(`ID\\s+TYPE\\s+STATUS\\s+TRIES\\s+LAST\\s+UPDATED\n\\s+${delivery.id}\\s+payment\\.failed\\s+failed\\s+1\\s+500\\s+\\d{4}-`));
+    assert.doesNotMatch(human.stdout, /…/);
+    const wide = await cli.run(['webhooks', 'deliveries', 'list', endpoint.id, '--wide', '--base-url', manual.baseUrl]);
+    assert.match(wide.stdout, /ID\s+EVENT\s+TYPE\s+ENV\s+STATUS\s+ATTEMPTS\s+LEFT\s+LAST\s+NEXT ATTEMPT\s+CREATED\s+UPDATED/);
+    // A dlv_ id is the emulator's: no --emulator needed.
+    const r = await cli.run(['webhooks', 'replay', delivery!.id, '--json', '--base-url', manual.baseUrl]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.json().status, 'pending');
     await until(() => app.received.length === 2, 'the redelivery');

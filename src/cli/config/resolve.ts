@@ -4,7 +4,8 @@ import { defaultTestKey, discoverEmulator, type DiscoveredEmulator } from './dis
 
 // Where a command sends its requests, and with which key. Each value is taken from the first
 // source that has it: flag > environment (SVC_API_KEY, SVC_BASE_URL) > profile > an emulator
-// running from this folder. The discovered emulator's key is used only when the base URL also
+// running from this folder. A profile named on the command line (--profile) is a flag: its
+// values beat the environment's, so `--profile live` never sends its key to SVC_BASE_URL. The discovered emulator's key is used only when the base URL also
 // came from it, so a profile's live host never receives an emulator key (or the reverse).
 
 export type Source = 'flag' | 'env' | 'profile' | 'emulator';
@@ -44,7 +45,9 @@ export function resolveBaseUrl(flags: TargetFlags, { newProfile = false, env = p
   if (flags.profile !== undefined && !fromProfile && !newProfile) throw new UsageError(`no profile "${flags.profile}" in the config file (svc config list).`);
   let baseUrl: string | undefined;
   let source: Source | undefined;
+  const explicitProfile = flags.profile !== undefined;
   if (flags.baseUrl) [baseUrl, source] = [flags.baseUrl, 'flag'];
+  else if (explicitProfile && fromProfile?.base_url) [baseUrl, source] = [fromProfile.base_url, 'profile'];
   else if (env.SVC_BASE_URL) [baseUrl, source] = [env.SVC_BASE_URL, 'env'];
   else if (fromProfile?.base_url) [baseUrl, source] = [fromProfile.base_url, 'profile'];
   const emulator = source === undefined ? discoverEmulator(cwd, env) : undefined;
@@ -63,6 +66,7 @@ export function resolveTarget(flags: TargetFlags, options: ResolveOptions = {}):
   let apiKey: string | undefined;
   let apiKeySource: Source | undefined;
   if (flags.apiKey) [apiKey, apiKeySource] = [flags.apiKey, 'flag'];
+  else if (flags.profile !== undefined && fromProfile?.api_key) [apiKey, apiKeySource] = [fromProfile.api_key, 'profile'];
   else if (env.SVC_API_KEY) [apiKey, apiKeySource] = [env.SVC_API_KEY, 'env'];
   else if (fromProfile?.api_key) [apiKey, apiKeySource] = [fromProfile.api_key, 'profile'];
   else if (emulator) [apiKey, apiKeySource] = [defaultTestKey(emulator), 'emulator'];

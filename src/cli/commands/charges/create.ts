@@ -1,3 +1,5 @@
+import { checkFlags } from '../../flag-check.js';
+import { CreateCharge } from '../../../../emulator/resources/charges/schema.js';
 import { apiContext } from '../../context.js';
 import type { MoneyFlags } from '../../options.js';
 import { money } from '../../output.js';
@@ -14,8 +16,9 @@ interface Flags extends MoneyFlags {
 }
 
 export async function run(_a: string[], flags: Flags): Promise<void> {
+  checkFlags(flags, { currency: CreateCharge.shape.currency });
   const ctx = apiContext(flags);
-  await confirmLive(flags, ctx.target.environment, `charge ${money(flags.amount, flags.currency)} to mandate ${flags.mandate}`);
+  await confirmLive(flags, ctx.target, `charge ${money(flags.amount, flags.currency)} to mandate ${flags.mandate}`);
   const { data } = ctx.traced(
     await ctx.api.createCharge(
       { mandate_id: flags.mandate, amount_cents: flags.amount, currency: flags.currency, outcome: flags.outcome },

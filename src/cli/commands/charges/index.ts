@@ -12,6 +12,6 @@ export function register(charges: Command): void {
       .option('--fail-on-failed', 'exit 1 when the charge failed (declined, insufficient funds)')
       .addHelpText('after', '\nThe idempotency key (--idempotency-key, or a new UUID) is sent both as the X-Idempotency-Key\nheader and as the body\'s idempotency_key (your billing-cycle key).')
       .action(lazy(() => import('./create.js'))),
-    ['svc charges create --mandate md_123 --amount 1500 --currency USD', 'svc charges create --mandate md_123 --amount 1500 --currency USD --idempotency-key cycle-2026-11 --fail-on-failed'],
+    ['svc charges create --mandate mdt_8Hq2Lw4Zp9Xc3Vb6Nm1K --amount 1500 --currency USD', 'svc charges create --mandate mdt_8Hq2Lw4Zp9Xc3Vb6Nm1K --amount 1500 --currency USD --idempotency-key cycle-2026-11 --fail-on-failed'],
   );
 }

@@ -1,3 +1,5 @@
+import { checkFlags } from '../../flag-check.js';
+import { WalletCurrency } from '../../../../emulator/schema/common.js';
 import { controlContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { CommonFlags } from '../../options.js';
@@ -24,6 +26,7 @@ export async function giftList(_a: string[], flags: MerchantFlags): Promise<void
 }
 
 export async function giftIssue(_a: string[], flags: MerchantFlags & { currency: string; balance?: number; holderPhone?: string }): Promise<void> {
+  checkFlags(flags, { currency: WalletCurrency });
   const ctx = controlContext(flags);
   const scope = await merchantScope(ctx.control, flags);
   const body = { merchant_id: scope.merchantId, environment: scope.environment ?? 'test', currency: flags.currency, balance: flags.balance, holder_phone: flags.holderPhone };
@@ -54,6 +57,7 @@ interface IssueFleet extends MerchantFlags {
 }
 
 export async function fleetIssue(_a: string[], flags: IssueFleet): Promise<void> {
+  checkFlags(flags, { currency: WalletCurrency });
   const categories = splitList(flags.categories);
   if (categories.length === 0) throw new UsageError('--categories: name at least one category.');
   const ctx = controlContext(flags);

@@ -1,8 +1,9 @@
+import { parseDuration } from '../../../../emulator/clock.js';
+import { UsageError } from '../../errors.js';
 import { controlContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';
-import { genericLines } from '../../output.js';
+import { genericLines, money } from '../../output.js';
 import { maskSecret } from '../../mask.js';
-import { UsageError } from '../../errors.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
 
 // Read-mostly control actions: health, keys, clock, OTP inbox, events, users, metrics.
@@ -32,6 +33,14 @@ export async function clockShow(_a: string[], flags: CommonFlags): Promise<void>
 
 export async function clockAdvance([by]: string[], flags: CommonFlags & { toNextDelivery?: boolean }): Promise<void> {
   if ((by === undefined) === !flags.toNextDelivery) throw new UsageError('give either a duration (e.g. 2h) or --to-next-delivery.');
+  // The emulator's own duration parser: "2" (no unit) is refused here, before anything is sent.
+  if (by !== undefined) {
+    try {
+      parseDuration(by);
+    } catch (err) {
+      throw new UsageError(`clock advance: ${(err as Error).message}`);
+    }
+  }
   const ctx = controlContext(flags);
   if (flags.toNextDelivery) {
     const { data } = ctx.traced(await ctx.control.advanceToNextDelivery());
@@ -51,23 +60,57 @@ export async function otp([phone]: string[], flags: CommonFlags): Promise<void> 
   ctx.out.result(data, `OTP for ${phone}`, () => genericLines(ctx.out, data));
 }
 
-export async function events(_a: string[], flags: MerchantFlags & { type?: string }): Promise<void> {
+interface ControlEvent {
+  id: string;
+  type: string;
+  environment: string;
+  created_at: string;
+  body: string;
+}
+
+/** Newest first, at most --limit (the control API lists oldest first; --json gets the same cut). */
+export async function events(_a: string[], flags: MerchantFlags & { type?: string; limit: number }): Promise<void> {
   const ctx = controlContext(flags);
   const scope = await merchantScope(ctx.control, flags).catch(() => undefined);
   const { data } = ctx.traced(
-    await ctx.control.events({ merchant_id: flags.merchant ?? scope?.merchantId, environment: flags.environment ?? scope?.environment, type: flags.type }),
+    await ctx.control.get<{ events: ControlEvent[] }>('/events', { merchant_id: flags.merchant ?? scope?.merchantId, environment: flags.environment ?? scope?.environment, type: flags.type }),
   );
-  const rows = (data.events as { id: string; type: string; environment: string; created_at: string; body: string }[]).map((e) => {
-    const body = JSON.parse(e.body) as { data?: { payment?: { id?: string; status?: string } } };
-    return [e.id, e.type, e.environment, body.data?.payment?.id ?? '', e.created_at];
+  const newest = [...data.events].reverse().slice(0, flags.limit);
+  const rows = newest.map((e) => {
+    const body = JSON.parse(e.body) as { data?: { payment?: { id?: string; amount?: number; currency?: string } } };
+    const p = body.data?.payment;
+    return [e.id, e.type, e.environment, p?.id ?? '', p?.amount !== undefined && p.currency ? money(p.amount, p.currency) : '', e.created_at];
   });
-  ctx.out.result(data, 'Events', () => ctx.out.table(['ID', 'TYPE', 'ENV', 'PAYMENT', 'CREATED'], rows));
+  const more = data.events.length - newest.length;
+  ctx.out.result({ ...data, events: newest }, `Events, newest first (${newest.length} of ${data.events.length})`, () => [
+    ...ctx.out.table(['ID', 'TYPE', 'ENV', 'PAYMENT', 'AMOUNT', 'CREATED'], rows),
+    ...(more > 0 ? [ctx.out.c.dim(`  … ${more} older (--limit ${Math.min(500, data.events.length)} to see them)`)] : []),
+  ]);
 }
 
+interface ControlUser {
+  id: string;
+  name: string;
+  phone: string;
+  business: boolean;
+  wallets: Partial<Record<'test' | 'live', Partial<Record<string, number>>>>;
+}
+
+/** One row per service user with the balances of their test and live wallets. */
 export async function users(_a: string[], flags: CommonFlags): Promise<void> {
   const ctx = controlContext(flags);
-  const { data } = ctx.traced(await ctx.control.get('/users'));
-  ctx.out.result(data, 'Service users', () => genericLines(ctx.out, data));
+  const { data } = ctx.traced(await ctx.control.get<{ users: ControlUser[] }>('/users'));
+  const balances = (w: Partial<Record<string, number>> | undefined) =>
+    Object.entries(w ?? {})
+      .filter(([, v]) => v !== undefined)
+      .map(([currency, amount]) => money(amount!, currency))
+      .join(', ') || '—';
+  ctx.out.result(data, 'Service users', () =>
+    ctx.out.table(
+      ['NAME', 'PHONE', 'BUSINESS', 'TEST BALANCE', 'LIVE BALANCE'],
+      data.users.map((u) => [u.name, u.phone, u.business ? 'yes' : 'no', balances(u.wallets.test), balances(u.wallets.live)]),
+    ),
+  );
 }
 
 export async function metrics(_a: string[], flags: CommonFlags): Promise<void> {

@@ -5,10 +5,49 @@ import { genericLines } from '../../output.js';
 // The emulator's webhook delivery log (what a dashboard shows), and the one-at-a-time
 // redelivery the spec allows.
 
-export async function list([endpointId]: string[], flags: CommonFlags): Promise<void> {
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event_type: string;
+  environment: string;
+  status: string;
+  attempt_count: number;
+  attempts_left: number;
+  next_attempt_at: string | null;
+  last_attempt: { status_code: number | null; error: string | null; latency_ms: number | null } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * Newest first. The default columns fit a terminal (each line is cut at its width, with an
+ * ellipsis); --wide shows every column and never cuts — as does any output that is not a
+ * terminal, where a script or a file gets whole lines.
+ */
+export async function list([endpointId]: string[], flags: CommonFlags & { wide?: boolean }): Promise<void> {
   const ctx = controlContext(flags);
-  const { data } = ctx.traced(await ctx.control.endpointDeliveries(endpointId));
-  ctx.out.result(data, `Deliveries of ${endpointId}`, () => genericLines(ctx.out, data));
+  const { data } = ctx.traced(await ctx.control.get<{ deliveries: DeliveryRow[]; total: number }>(`/webhook-endpoints/${encodeURIComponent(endpointId)}/deliveries`));
+  const last = (d: DeliveryRow) => (d.last_attempt === null ? '—' : (d.last_attempt.status_code ?? d.last_attempt.error ?? 'error').toString());
+  ctx.out.result(data, `Deliveries of ${endpointId} (${data.deliveries.length} of ${data.total})`, () => {
+    if (flags.wide) {
+      return ctx.out.table(
+        ['ID', 'EVENT', 'TYPE', 'ENV', 'STATUS', 'ATTEMPTS', 'LEFT', 'LAST', 'NEXT ATTEMPT', 'CREATED', 'UPDATED'],
+        data.deliveries.map((d) => [d.id, d.event_id, d.event_type, d.environment, d.status, d.attempt_count, d.attempts_left, last(d), d.next_attempt_at ?? '—', d.created_at, d.updated_at]),
+      );
+    }
+    const lines = ctx.out.table(
+      ['ID', 'TYPE', 'STATUS', 'TRIES', 'LAST', 'UPDATED'],
+      data.deliveries.map((d) => [d.id, d.event_type, d.status, d.attempt_count, last(d), d.updated_at.slice(0, 19).replace('T', ' ')]),
+    );
+    return fitTerminal(lines);
+  });
+}
+
+/** Cuts each line at the terminal's width (only on a terminal: a pipe gets whole lines). */
+function fitTerminal(lines: string[]): string[] {
+  const width = process.stdout.isTTY ? process.stdout.columns : undefined;
+  if (!width) return lines;
+  return lines.map((l) => (l.length > width ? `${l.slice(0, width - 1)}…` : l));
 }
 
 export async function show([id]: string[], flags: CommonFlags): Promise<void> {

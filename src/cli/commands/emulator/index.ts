@@ -37,23 +37,27 @@ export function register(emulator: Command): void {
       .option('--type <type>', 'only this event type')
       .option('--merchant <id>', 'merchant id (default: the merchant of the API key, when one is known)')
       .option('--environment <env>', 'test or live')
+      .option('--limit <n>', 'show the newest n (1 to 500)', intFlag(1, 500), 20)
       .action(lazy(() => import('./control.js'), 'events')),
-    ['svc emulator events --type payment.completed'],
+    ['svc emulator events --type payment.completed', 'svc emulator events --limit 5 --json'],
   );
 
   const deliveries = emulator.command('deliveries').description("The emulator's webhook delivery log");
   examples(
-    c(deliveries, 'list', "An endpoint's deliveries").argument('<endpoint_id>').action(lazy(() => import('./deliveries.js'), 'list')),
-    ['svc emulator deliveries list we_123'],
+    c(deliveries, 'list', "An endpoint's deliveries, newest first")
+      .argument('<endpoint_id>')
+      .option('--wide', 'every column; lines are not cut to the terminal')
+      .action(lazy(() => import('./deliveries.js'), 'list')),
+    ['svc emulator deliveries list we_4Kj8Hg2Fd6Sa9Lp3Oi7U'],
   );
   examples(c(deliveries, 'show', 'One delivery with its attempts').argument('<delivery_id>').action(lazy(() => import('./deliveries.js'), 'show')), [
-    'svc emulator deliveries show dlv_123',
+    'svc emulator deliveries show dlv_9Qw2Er6Ty1Ui5Op8As3D',
   ]);
   examples(
     c(deliveries, 'redeliver', 'Put a failed or dead-lettered delivery back to pending (same Svc-Delivery)')
       .argument('<delivery_id>')
       .action(lazy(() => import('./deliveries.js'), 'redeliver')),
-    ['svc emulator deliveries redeliver dlv_123'],
+    ['svc emulator deliveries redeliver dlv_9Qw2Er6Ty1Ui5Op8As3D'],
   );
 
   const payees = emulator.command('payees').description('Payout payees (the dashboard side)');
@@ -74,10 +78,10 @@ export function register(emulator: Command): void {
       .argument('<payee_id>')
       .option('--pin <pin>', 'owner PIN (for scripts)')
       .action(lazy(() => import('./payees.js'), 'approve')),
-    ['svc emulator payees approve payee_123', 'svc emulator payees approve payee_123 --pin 1357'],
+    ['svc emulator payees approve payee_6Zx1Cv5Bn9Mq3Wf7Rt2Y', 'svc emulator payees approve payee_6Zx1Cv5Bn9Mq3Wf7Rt2Y --pin 1357'],
   );
   examples(c(payees, 'revoke', 'Revoke a payee').argument('<payee_id>').action(lazy(() => import('./payees.js'), 'revoke')), [
-    'svc emulator payees revoke payee_123',
+    'svc emulator payees revoke payee_6Zx1Cv5Bn9Mq3Wf7Rt2Y',
   ]);
   examples(
     c(payees, 'caps', "Set a payee's caps (raising one needs the owner PIN)")
@@ -166,7 +170,7 @@ export function register(emulator: Command): void {
       .option('--expiry <MM/YY>', 'expiry', '12/30')
       .option('--cvc <cvc>', 'CVC', '123')
       .action(lazy(() => import('./mandates.js'), 'approveCard')),
-    ['svc emulator mandates approve-card mdt_123', 'svc emulator mandates approve-card mdt_123 --number 4000000000000002'],
+    ['svc emulator mandates approve-card mdt_8Hq2Lw4Zp9Xc3Vb6Nm1K', 'svc emulator mandates approve-card mdt_8Hq2Lw4Zp9Xc3Vb6Nm1K --number 4000000000000002'],
   );
   examples(
     c(mandates, 'approve-wallet', "Approve a wallet mandate with the customer's phone and PIN (prompted on a terminal)")
@@ -174,7 +178,7 @@ export function register(emulator: Command): void {
       .requiredOption('--phone <phone>', "the customer's wallet phone")
       .option('--pin <pin>', 'wallet PIN (for scripts)')
       .action(lazy(() => import('./mandates.js'), 'approveWallet')),
-    ['svc emulator mandates approve-wallet mdt_123 --phone +231770000201'],
+    ['svc emulator mandates approve-wallet mdt_8Hq2Lw4Zp9Xc3Vb6Nm1K --phone +231770000201'],
   );
 
   examples(c(emulator, 'users', 'Service users (phones, wallet balances)').action(lazy(() => import('./control.js'), 'users')), ['svc emulator users']);

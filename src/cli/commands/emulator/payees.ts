@@ -1,3 +1,5 @@
+import { checkFlags } from '../../flag-check.js';
+import { WalletCurrency } from '../../../../emulator/schema/common.js';
 import { controlContext } from '../../context.js';
 import { askSecret } from '../../prompt.js';
 import { UsageError } from '../../errors.js';
@@ -40,6 +42,7 @@ interface AddFlags extends MerchantFlags {
 }
 
 export async function add(_a: string[], flags: AddFlags): Promise<void> {
+  checkFlags(flags, { currency: WalletCurrency });
   const ctx = controlContext(flags);
   const scope = await merchantScope(ctx.control, flags);
   const { data } = ctx.traced(

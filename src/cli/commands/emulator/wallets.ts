@@ -1,3 +1,5 @@
+import { checkFlags } from '../../flag-check.js';
+import { WalletCurrency } from '../../../../emulator/schema/common.js';
 import { controlContext } from '../../context.js';
 import { money } from '../../output.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
@@ -29,6 +31,7 @@ export async function list(_a: string[], flags: MerchantFlags & { entries?: numb
 }
 
 export async function topUp(_a: string[], flags: MerchantFlags & { currency: string; amount: number }): Promise<void> {
+  checkFlags(flags, { currency: WalletCurrency });
   const ctx = controlContext(flags);
   const scope = await merchantScope(ctx.control, flags);
   const { data } = ctx.traced(

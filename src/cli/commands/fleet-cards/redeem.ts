@@ -13,7 +13,7 @@ interface Flags extends MoneyFlags {
 
 export async function run(_a: string[], flags: Flags): Promise<void> {
   const ctx = apiContext(flags);
-  await confirmLive(flags, ctx.target.environment, `redeem ${flags.amount} (minor units) on fleet card ${flags.card}`);
+  await confirmLive(flags, ctx.target, `redeem ${flags.amount} (minor units) on fleet card ${flags.card}`);
   const { data } = ctx.traced(
     await ctx.api.redeemFleetCard(
       { fleet_card_id: flags.card, category: flags.category, amount_cents: flags.amount, reference: flags.reference, location_id: flags.location },

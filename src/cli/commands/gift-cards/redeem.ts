@@ -12,7 +12,7 @@ interface Flags extends MoneyFlags {
 
 export async function run(_a: string[], flags: Flags): Promise<void> {
   const ctx = apiContext(flags);
-  await confirmLive(flags, ctx.target.environment, `redeem ${flags.amount} (minor units) from gift-card wallet ${flags.wallet}`);
+  await confirmLive(flags, ctx.target, `redeem ${flags.amount} (minor units) from gift-card wallet ${flags.wallet}`);
   const { data } = ctx.traced(
     await ctx.api.redeemGiftCard(
       { merchant_wallet_id: flags.wallet, amount: flags.amount, reference: flags.reference, location_id: flags.location },

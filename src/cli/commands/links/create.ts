@@ -1,4 +1,5 @@
-import { apiContext } from '../../context.js';
+import { checkFlags } from '../../flag-check.js';
+import { apiContext, checkoutUrl } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { WriteFlags } from '../../options.js';
 import { parseJsonObject, splitList } from '../../values.js';
@@ -19,6 +20,10 @@ interface Flags extends WriteFlags {
 const METHODS = ['card', 'momo', 'wallet'] as const;
 
 export async function run(_args: string[], flags: Flags): Promise<void> {
+  if (flags.currency !== undefined || flags.expiresAt !== undefined) {
+    const { CreatePaymentLink } = await import('../../../../emulator/resources/payment-links/schema.js');
+    checkFlags(flags, { currency: CreatePaymentLink.shape.currency, expiresAt: CreatePaymentLink.shape.expires_at });
+  }
   const methods = flags.methods === undefined ? undefined : splitList(flags.methods);
   for (const m of methods ?? []) if (!METHODS.includes(m as never)) throw new UsageError(`--methods: "${m}" is not one of card, momo, wallet.`);
   const ctx = apiContext(flags);
@@ -38,5 +43,5 @@ export async function run(_args: string[], flags: Flags): Promise<void> {
       { idempotencyKey: flags.idempotencyKey },
     ),
   );
-  ctx.out.result(data, 'Payment link created', () => linkLines(ctx.out, data));
+  ctx.out.result(data, 'Payment link created', () => linkLines(ctx.out, data, checkoutUrl(ctx.target)));
 }

@@ -1,4 +1,4 @@
-import { apiContext } from '../../context.js';
+import { apiContext, checkoutUrl } from '../../context.js';
 import type { CommonFlags } from '../../options.js';
 import { linkLines } from './show.js';
 
@@ -7,5 +7,5 @@ export async function run([id]: string[], flags: CommonFlags): Promise<void> {
   // A link code (PL-XXXXXXXX) is read through its own route; anything else is an id.
   const result = /^PL-/.test(id) ? await ctx.api.getLinkByCode(id) : await ctx.api.getLink(id);
   const { data } = ctx.traced(result);
-  ctx.out.result(data, 'Payment link', () => linkLines(ctx.out, data));
+  ctx.out.result(data, 'Payment link', () => linkLines(ctx.out, data, checkoutUrl(ctx.target)));
 }

@@ -21,7 +21,7 @@ export function register(links: Command): void {
     apiOptions(links.command('get').description('Read a payment link by id (pl_…) or link code (PL-…)'))
       .argument('<id>', 'link id or link code')
       .action(lazy(() => import('./get.js'))),
-    ['svc links get pl_123', 'svc links get PL-7K2M9QXA --json'],
+    ['svc links get pl_3kF9xQ2mTz8LwR4vNb7Y', 'svc links get PL-7K2M9QXA --json'],
   );
   examples(
     writeOptions(links.command('simulate').description('Test keys only: pay a link in the sandbox and fire its webhook'))
@@ -31,6 +31,6 @@ export function register(links: Command): void {
       .option('--amount <minor>', 'for a pay-any-amount link', intFlag(1, 100_000_000_000))
       .option('--fail-on-failed', 'exit 1 when the payment failed')
       .action(lazy(() => import('./simulate.js'))),
-    ['svc links simulate pl_123', 'svc links simulate pl_123 --outcome failed --method momo --json'],
+    ['svc links simulate pl_3kF9xQ2mTz8LwR4vNb7Y', 'svc links simulate pl_3kF9xQ2mTz8LwR4vNb7Y --outcome failed --method momo --json'],
   );
 }

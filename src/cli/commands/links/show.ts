@@ -5,10 +5,11 @@ import type { SvcApi } from '../../../client/api.js';
 type Link = Awaited<ReturnType<SvcApi['getLink']>>['data'];
 
 /** A link as a key-value block (shared by create and get). */
-export function linkLines(out: Output, link: Link): string[] {
+export function linkLines(out: Output, link: Link, checkoutUrl?: string): string[] {
   return out.kv([
     ['id', link.id],
     ['link code', link.link_code],
+    ['checkout url', checkoutUrl ? `${checkoutUrl}/${link.link_code}` : undefined],
     ['title', link.title],
     ['amount', money(link.amount, link.currency)],
     ['status', link.status],

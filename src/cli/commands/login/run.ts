@@ -8,6 +8,17 @@ import { askSecret } from '../../prompt.js';
 // Saves a key only after the service accepted it: a read call (GET /v1/api/payments?limit=1)
 // must answer 200. A key without payments:read gets 403 and is not saved.
 
+/** Only a loopback host can be the emulator (it listens on 127.0.0.1); ask it to be sure. */
+async function isEmulator(baseUrl: string, flags: CommonFlags): Promise<boolean> {
+  const host = new URL(baseUrl).hostname;
+  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '[::1]') return false;
+  const { ControlApi } = await import('../../../client/control.js');
+  return new ControlApi({ baseUrl, timeoutMs: flags.timeout }).identify().then(
+    () => true,
+    () => false,
+  );
+}
+
 export async function run(_a: string[], flags: CommonFlags): Promise<void> {
   if (!flags.apiKey && !process.env.SVC_API_KEY) flags.apiKey = await askSecret(flags, '--api-key', 'API key (svc_test_… or svc_live_…)');
   const ctx = apiContext(flags, { newProfile: true });
@@ -17,6 +28,12 @@ export async function run(_a: string[], flags: CommonFlags): Promise<void> {
     p.api_key = ctx.target.apiKey;
     p.base_url = ctx.target.baseUrl;
   });
+  if (await isEmulator(ctx.target.baseUrl, flags)) {
+    ctx.out.status(
+      `warning: ${ctx.target.baseUrl} is an svc emulator; its port is temporary (a restart, or --port 0, picks another). ` +
+        'Instead of a saved base URL, run commands from the folder you started it in (svc finds it through .svc/emulator.json), or start it with a fixed --port.',
+    );
+  }
   const data = { profile: ctx.target.profile, environment: ctx.target.environment, api_key: maskSecret(ctx.target.apiKey), base_url: ctx.target.baseUrl, config_file: path };
   ctx.out.result(data, `Logged in: profile "${data.profile}"`, () =>
     ctx.out.kv([['api key', data.api_key], ['base url', data.base_url], ['config file', data.config_file]]),

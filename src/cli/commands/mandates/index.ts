@@ -18,10 +18,10 @@ export function register(mandates: Command): void {
     ],
   );
   examples(apiOptions(mandates.command('get').description('Read a mandate')).argument('<id>').action(lazy(() => import('./run.js'), 'get')), [
-    'svc mandates get md_123',
+    'svc mandates get mdt_8Hq2Lw4Zp9Xc3Vb6Nm1K',
   ]);
   examples(
     writeOptions(mandates.command('revoke').description('Revoke a mandate: future charges stop')).argument('<id>').action(lazy(() => import('./run.js'), 'revoke')),
-    ['svc mandates revoke md_123'],
+    ['svc mandates revoke mdt_8Hq2Lw4Zp9Xc3Vb6Nm1K'],
   );
 }

@@ -1,3 +1,5 @@
+import { checkFlags } from '../../flag-check.js';
+import { CreateMandate } from '../../../../emulator/resources/mandates/schema.js';
 import { apiContext } from '../../context.js';
 import type { CommonFlags, WriteFlags } from '../../options.js';
 import { money, type Output } from '../../output.js';
@@ -30,6 +32,7 @@ interface CreateFlags extends WriteFlags {
 }
 
 export async function create(_a: string[], flags: CreateFlags): Promise<void> {
+  checkFlags(flags, { currency: CreateMandate.shape.currency });
   const ctx = apiContext(flags);
   const { data } = ctx.traced(
     await ctx.api.createMandate(

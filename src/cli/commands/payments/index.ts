@@ -8,7 +8,7 @@ export function register(payments: Command): void {
       .argument('<id>', 'payment id')
       .option('--fail-on-failed', 'exit 1 when the payment failed')
       .action(lazy(() => import('./get.js'))),
-    ['svc payments get pay_123', 'svc payments get pay_123 --json --fail-on-failed'],
+    ['svc payments get pay_7Mn3Bv8Cx2Za6Sd1Fg5H', 'svc payments get pay_7Mn3Bv8Cx2Za6Sd1Fg5H --json --fail-on-failed'],
   );
   examples(
     apiOptions(payments.command('list').description("List payments of the key's environment, newest first"))

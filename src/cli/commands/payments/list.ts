@@ -1,3 +1,4 @@
+import { checkFlags } from '../../flag-check.js';
 import { apiContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';
 import { PAYMENT_COLUMNS, paymentRows, type Payment } from './show.js';
@@ -10,6 +11,8 @@ interface Flags extends CommonFlags {
 }
 
 export async function run(_args: string[], flags: Flags): Promise<void> {
+  // zod (and the schema) load only when there is a value to check: the plain list stays fast.
+  if (flags.before !== undefined) checkFlags(flags, { before: (await import('../../../../emulator/resources/payments/schema.js')).ListPaymentsQuery.shape.before });
   const ctx = apiContext(flags);
   if (!flags.all) {
     const { data } = ctx.traced(await ctx.api.listPayments({ status: flags.status, before: flags.before, limit: flags.limit }));

@@ -13,7 +13,7 @@ export function register(payouts: Command): void {
     ['svc payouts create --payee payee_ada --amount 2500 --currency USD --external-ref inv-77'],
   );
   examples(apiOptions(payouts.command('get').description('Read a payout (poll it: payouts send no webhook)')).argument('<id>').action(lazy(() => import('./run.js'), 'get')), [
-    'svc payouts get po_123',
+    'svc payouts get po_2Rf6Ty1Ui8Op3As7Dg4H',
   ]);
   examples(
     apiOptions(payouts.command('list').description('List payouts, newest first'))

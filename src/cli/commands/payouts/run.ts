@@ -1,3 +1,5 @@
+import { checkFlags } from '../../flag-check.js';
+import { CreatePayout } from '../../../../emulator/resources/payouts/schema.js';
 import { apiContext } from '../../context.js';
 import type { CommonFlags, MoneyFlags } from '../../options.js';
 import { money, type Output } from '../../output.js';
@@ -25,8 +27,9 @@ interface CreateFlags extends MoneyFlags {
 }
 
 export async function create(_a: string[], flags: CreateFlags): Promise<void> {
+  checkFlags(flags, { currency: CreatePayout.shape.currency });
   const ctx = apiContext(flags);
-  await confirmLive(flags, ctx.target.environment, `pay out ${money(flags.amount, flags.currency)} to ${flags.payee}`);
+  await confirmLive(flags, ctx.target, `pay out ${money(flags.amount, flags.currency)} to ${flags.payee}`);
   const { data } = ctx.traced(
     await ctx.api.createPayout(
       { payee_id: flags.payee, amount_cents: flags.amount, currency: flags.currency, external_ref: flags.externalRef },

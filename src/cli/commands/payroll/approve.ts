@@ -1,19 +1,34 @@
 import { apiContext } from '../../context.js';
 import { ControlApi } from '../../../client/control.js';
 import type { MoneyFlags } from '../../options.js';
-import { askSecret, confirmLive } from '../../prompt.js';
+import { money } from '../../output.js';
+import { askSecret, askUntilAccepted, confirmLive, requirePrompt } from '../../prompt.js';
 import { runLines } from './show.js';
 
 // Approval is the business owner's act on the service's own surface (a PIN at the approval
 // URL); an API key cannot do it. Against the emulator the CLI plays that page through the
-// control API, then reads the run back with the merchant key to show its outcome.
+// control API, then reads the run back with the merchant key to show its outcome. The host is
+// proven to be an svc emulator first: a PIN never goes anywhere else.
+
+/** Wrong PINs are asked again on a terminal until the emulator accepts one or locks. */
+export const WRONG_PIN = ['PIN_INVALID'];
 
 export async function run([id]: string[], flags: MoneyFlags & { pin?: string }): Promise<void> {
+  // Without --pin and without a terminal to ask on, stop before anything is sent.
+  if (flags.pin === undefined) requirePrompt(flags, '--pin', `the owner's PIN to approve payroll run ${id}`);
   const ctx = apiContext(flags);
-  await confirmLive(flags, ctx.target.environment, `execute payroll run ${id}`);
-  const pin = flags.pin ?? (await askSecret(flags, '--pin', `Owner PIN to approve payroll run ${id}`));
   const control = new ControlApi({ baseUrl: ctx.target.baseUrl, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId });
-  await control.approvePayrollRun(id, pin);
+  await control.identify();
+  const { data: before } = await ctx.api.getPayrollRun(id);
+  const total = `${money(before.run.total_amount_cents, before.run.currency)} in ${before.run.line_count} line${before.run.line_count === 1 ? '' : 's'}`;
+  await confirmLive(flags, ctx.target, `execute payroll run ${id} (${total})`);
+  await askUntilAccepted(
+    flags,
+    flags.pin,
+    () => askSecret(flags, '--pin', `What is the owner's PIN to approve payroll run ${id} (${total})?`),
+    (pin) => control.approvePayrollRun(id, pin),
+    WRONG_PIN,
+  );
   const { data } = ctx.traced(await ctx.api.getPayrollRun(id));
   ctx.out.result(data, `Payroll run ${data.run.status}`, () => runLines(ctx.out, data));
 }

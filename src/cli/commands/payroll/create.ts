@@ -1,3 +1,4 @@
+import { checkFlags } from '../../flag-check.js';
 import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { WriteFlags } from '../../options.js';
@@ -11,13 +12,14 @@ interface Flags extends WriteFlags {
 }
 
 export async function run(_a: string[], flags: Flags): Promise<void> {
-  const raw = readPayrollFile(flags.file, flags.currency, flags.note);
-  // The same zod schema the emulator validates with: a bad file fails here, before anything
-  // is sent, with every problem named by line (payments.3.amount_cents: …).
+  // The same zod schema the emulator validates with: a bad flag or file fails here, before
+  // anything is sent, with every problem named by line (payments.3.amount_cents: …).
   const [{ CreatePayrollRun }, { describeZodError }] = await Promise.all([
     import('../../../../emulator/resources/payroll/schema.js'),
     import('../../../../emulator/gateway/envelope.js'),
   ]);
+  checkFlags(flags, { currency: CreatePayrollRun.shape.currency });
+  const raw = readPayrollFile(flags.file, flags.currency, flags.note);
   const parsed = CreatePayrollRun.safeParse(raw);
   if (!parsed.success) throw new UsageError(`--file ${flags.file}: ${describeZodError(parsed.error)}`);
   const ctx = apiContext(flags);

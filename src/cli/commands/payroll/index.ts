@@ -17,13 +17,13 @@ lines. The run waits for the owner's approval: svc payroll approve <run_id>.`,
     ['svc payroll create --file payroll-nov.csv --currency USD --note "November"', 'svc payroll create --file run.json --json'],
   );
   examples(apiOptions(payroll.command('get').description('Read a run with every line')).argument('<run_id>').action(lazy(() => import('./show.js'), 'get')), [
-    'svc payroll get pr_123',
+    'svc payroll get prun_5Tg7Yh2Jk9Lq4Wx8Ce3R',
   ]);
   examples(
     moneyOptions(payroll.command('approve').description("Emulator: approve a run with the owner's PIN (prompted on a terminal); it executes at once"))
       .argument('<run_id>')
       .option('--pin <pin>', 'owner PIN (for scripts)')
       .action(lazy(() => import('./approve.js'))),
-    ['svc payroll approve pr_123', 'svc payroll approve pr_123 --pin 1357 --json'],
+    ['svc payroll approve prun_5Tg7Yh2Jk9Lq4Wx8Ce3R', 'svc payroll approve prun_5Tg7Yh2Jk9Lq4Wx8Ce3R --pin 1357 --json'],
   );
 }

@@ -1,6 +1,6 @@
 import { apiContext } from '../../context.js';
 import type { CommonFlags, WriteFlags } from '../../options.js';
-import { askText, requirePrompt } from '../../prompt.js';
+import { askText, askUntilAccepted, requirePrompt } from '../../prompt.js';
 
 // The spec's two-step provisioning. `create` without --otp runs start, asks for the code on
 // the terminal, then completes; without a terminal it refuses before sending anything, naming
@@ -19,11 +19,21 @@ export async function create(_a: string[], flags: CreateFlags): Promise<void> {
   if (otp === undefined) {
     const { data: started } = ctx.traced(await ctx.api.startSubMerchant({ manager_phone: flags.phone }));
     ctx.out.status(`OTP sent to ${started.masked_phone}; it expires in ${started.expires_in_seconds} s.`);
-    otp = await askText(flags, '--otp', `OTP sent to ${started.masked_phone}`, (v) => (/^\s*\S+\s*$/.test(v) ? true : 'type the code'));
+    const masked = started.masked_phone;
+    const complete = (code: string) =>
+      ctx.api.completeSubMerchant({ merchant_name: flags.name, manager_phone: flags.phone, otp: code.trim() }, { idempotencyKey: flags.idempotencyKey });
+    // A wrong code is asked again (the service counts the tries and locks the phone after its limit).
+    const ask = () => askText(flags, '--otp', `Which code was sent to ${masked}?`, (v) => (/^\s*\S+\s*$/.test(v) ? true : 'type the code'));
+    const { data } = ctx.traced(await askUntilAccepted(flags, undefined, ask, complete, ['OTP_INVALID']));
+    return created(ctx, data);
   }
   const { data } = ctx.traced(
     await ctx.api.completeSubMerchant({ merchant_name: flags.name, manager_phone: flags.phone, otp: otp.trim() }, { idempotencyKey: flags.idempotencyKey }),
   );
+  created(ctx, data);
+}
+
+function created(ctx: ReturnType<typeof apiContext>, data: { id: string; merchant_name: string; created_at: string }): void {
   ctx.out.result(data, 'Sub-merchant created', () => ctx.out.kv([['id', data.id], ['name', data.merchant_name], ['created at', data.created_at]]));
 }
 

@@ -1,8 +1,12 @@
+import { checkFlags } from '../../flag-check.js';
+import { CreatePaymentLink } from '../../../../emulator/resources/payment-links/schema.js';
+import { CreatePayrollRun } from '../../../../emulator/resources/payroll/schema.js';
 import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { WriteFlags } from '../../options.js';
 import { parseJsonObject } from '../../values.js';
-import { askSecret, requirePrompt } from '../../prompt.js';
+import { askSecret, askUntilAccepted, requirePrompt } from '../../prompt.js';
+import { WRONG_PIN } from '../payroll/approve.js';
 import { ControlApi } from '../../../client/control.js';
 import { paymentLines } from '../payments/show.js';
 import { runLines } from '../payroll/show.js';
@@ -27,6 +31,8 @@ export async function run([event]: string[], flags: Flags): Promise<void> {
   if (!TRIGGERS.includes(event as never)) throw new UsageError(`unknown event "${event}": expected one of ${TRIGGERS.join(', ')}.`);
   const ctx = apiContext(flags);
   if (ctx.target.environment === 'live') throw new UsageError('trigger works with test keys only: it would create real objects with a live key.');
+  // A payroll run moves money in the wallet currencies only; a payment link takes any ISO code.
+  checkFlags(flags, { currency: PAYROLL_TRIGGERS.includes(event as never) ? CreatePayrollRun.shape.currency : CreatePaymentLink.shape.currency });
   if (PAYROLL_TRIGGERS.includes(event as never)) return triggerPayroll(ctx, event as (typeof PAYROLL_TRIGGERS)[number], flags);
   if (DASHBOARD_TRIGGERS.includes(event as never)) return triggerDashboardEvent(ctx, event as (typeof DASHBOARD_TRIGGERS)[number], flags);
   const outcome = event === 'payment.failed' ? 'failed' : 'completed';
@@ -66,6 +72,10 @@ async function triggerDashboardEvent(ctx: ReturnType<typeof apiContext>, event: 
 async function triggerPayroll(ctx: ReturnType<typeof apiContext>, event: (typeof PAYROLL_TRIGGERS)[number], flags: Flags): Promise<void> {
   if (flags.pin === undefined) requirePrompt(flags, '--pin', "the owner's PIN to approve the payroll run");
   const control = new ControlApi({ baseUrl: ctx.target.baseUrl, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId });
+  // Nothing is created before the host is known to be an emulator and the PIN is in hand.
+  await control.identify();
+  const askPin = () => askSecret(flags, '--pin', `What is the owner's PIN to approve the ${event.replace('payroll_run.', '')} payroll run?`);
+  const firstPin = flags.pin ?? (await askPin());
   const { data: users } = await control.get<{ users: { phone: string }[] }>('/users');
   const someone = users.users[0]?.phone;
   if (!someone && event !== 'payroll_run.failed') throw new UsageError('the emulator has no service users to pay.');
@@ -78,10 +88,19 @@ async function triggerPayroll(ctx: ReturnType<typeof apiContext>, event: (typeof
             { external_ref: 'trigger-2', payee_phone: NOBODY, amount_cents: flags.amount },
           ]
         : [{ external_ref: 'trigger-1', payee_phone: NOBODY, amount_cents: flags.amount }];
-  const currency = flags.currency === 'LRD' ? 'LRD' : 'USD';
+  const currency = flags.currency as 'USD' | 'LRD';
   const { data: created } = await ctx.api.createPayrollRun({ currency, note: `svc trigger ${event}`, payments: lines }, { idempotencyKey: flags.idempotencyKey });
-  const pin = flags.pin ?? (await askSecret(flags, '--pin', `Owner PIN to approve payroll run ${created.run.id}`));
-  await control.approvePayrollRun(created.run.id, pin);
+  let pin: string | undefined = firstPin;
+  await askUntilAccepted(
+    flags,
+    flags.pin,
+    async () => pin ?? askPin(),
+    (value) => {
+      pin = undefined; // a wrong first PIN is asked again, not tried twice
+      return control.approvePayrollRun(created.run.id, value);
+    },
+    WRONG_PIN,
+  );
   const { data } = ctx.traced(await ctx.api.getPayrollRun(created.run.id));
   ctx.out.result(data, `Triggered ${event} (run ${data.run.status})`, () => runLines(ctx.out, data));
 }

@@ -1,27 +1,56 @@
 import type { ApiContext } from '../../context.js';
 import { EventStream, type StreamHandlers } from '../../../client/stream.js';
+import { discoverEmulator } from '../../config/discover.js';
 
 // What listen and tail share: follow the emulator's live stream until Ctrl-C or SIGTERM,
 // telling the developer on stderr when it connects, drops and resumes. Each command brings
 // its own event (and attempt) handling.
+//
+// An emulator found through its discovery file may come back on another port (`--port 0`):
+// before each reconnect the file is read again and the stream follows it.
+// SVC_STREAM_RECONNECT_MS=<n> fixes the reconnect wait (tests keep the emulator down for many
+// retries without waiting real seconds); SVC_DEBUG=stream prints, on each drop, how many abort
+// listeners the stream holds — a number that must stay flat.
 
-export async function followStream(ctx: ApiContext, types: string[] | undefined, handlers: Pick<StreamHandlers, 'event' | 'attempt'>): Promise<void> {
+/** `ready` runs once the first connection is open: nothing is promised before the service answered. */
+export async function followStream(ctx: ApiContext, types: string[] | undefined, handlers: Pick<StreamHandlers, 'event' | 'attempt'>, ready?: () => void): Promise<void> {
   const out = ctx.out;
-  const stream = new EventStream({ baseUrl: ctx.target.baseUrl, apiKey: ctx.target.apiKey, types, traceId: ctx.api.http.traceId });
+  const fixedWait = Number(process.env.SVC_STREAM_RECONNECT_MS);
+  const debug = /\bstream\b/.test(process.env.SVC_DEBUG ?? '');
+  const stream = new EventStream({
+    baseUrl: ctx.target.baseUrl,
+    apiKey: ctx.target.apiKey,
+    types,
+    traceId: ctx.api.http.traceId,
+    failFast: true,
+    reconnectMs: Number.isFinite(fixedWait) && fixedWait > 0 ? { base: fixedWait, max: fixedWait } : undefined,
+    rediscover: ctx.target.baseUrlSource === 'emulator' ? () => discoverEmulator()?.base_url : undefined,
+  });
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  let lastReason: string | undefined;
   try {
     await stream.run(
       {
         ...handlers,
         connected: ({ reconnect, resumedFrom }) => {
+          lastReason = undefined;
           // Without a cursor the stream starts at "now": events from before this line are not sent.
-          if (!reconnect) out.status(out.e.dim('connected; waiting for events'));
+          if (!reconnect) {
+            ready?.();
+            out.status(out.e.dim('connected; waiting for events'));
+          }
           else out.status(out.e.green(`reconnected${resumedFrom ? `, resuming after ${resumedFrom}` : ''}`));
         },
-        disconnected: ({ reason, retryInMs }) => out.status(out.e.yellow(`stream lost (${reason}); reconnecting in ${(retryInMs / 1000).toFixed(1)} s`)),
+        moved: ({ baseUrl }) => out.status(out.e.yellow(`the emulator moved to ${baseUrl}; following it`)),
+        disconnected: ({ reason, retryInMs, abortListeners }) => {
+          // The same reason again and again (the emulator is down) is said once, not every retry.
+          if (reason !== lastReason) out.status(out.e.yellow(`stream lost (${reason}); reconnecting until it is back`));
+          lastReason = reason;
+          if (debug) out.status(`debug: reconnecting in ${retryInMs} ms; abort listeners ${abortListeners}`);
+        },
       },
       stop.signal,
     );

@@ -35,8 +35,16 @@ export async function forward(url: string, body: string | Buffer, svcHeaders: Re
     return { status_code: res.statusCode, latency_ms: Math.round(performance.now() - started), error: null };
   } catch (err) {
     const e = err as Error & { code?: string };
-    return { status_code: null, latency_ms: Math.round(performance.now() - started), error: e.code ?? e.message };
+    return { status_code: null, latency_ms: Math.round(performance.now() - started), error: forwardError(e) };
   }
+}
+
+/** A failed forward in words (the HTTP library's codes mean nothing to the reader). */
+function forwardError(e: Error & { code?: string }): string {
+  if (e.code === 'ECONNREFUSED') return 'connection refused (is your app running?)';
+  if (/TIMEOUT/.test(e.code ?? '')) return `no answer within ${FORWARD_TIMEOUT_MS / 1000} s`;
+  if (e.code === 'ECONNRESET' || e.code === 'UND_ERR_SOCKET' || e.code === 'UND_ERR_CLOSED') return 'the app closed the connection without answering';
+  return e.message;
 }
 
 /** The delivery id listen gives a streamed event: stable, so a replay carries the same Svc-Delivery. */

@@ -16,13 +16,14 @@ export function register(webhooks: Command): void {
   ]);
   examples(
     writeOptions(endpoints.command('delete').description('Revoke an endpoint')).argument('<endpoint_id>').action(lazy(() => import('./endpoints.js'), 'remove')),
-    ['svc webhooks endpoints delete we_123'],
+    ['svc webhooks endpoints delete we_4Kj8Hg2Fd6Sa9Lp3Oi7U'],
   );
 
   examples(
     apiOptions(webhooks.command('listen').description('Forward events to a local URL, signed with a listen secret (emulator), or verify-and-forward (--port, live host)'))
-      .requiredOption('--forward <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks')
+      .option('--forward <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks (required unless --print-secret)')
       .option('--events <list>', 'only these event types (comma-separated)')
+      .option('--print-secret', "print the profile's listen secret and exit (for WEBHOOK_SECRET=$(svc webhooks listen --print-secret))")
       .option('--port <n>', 'live host: run a local receiver on this port that verifies Svc-Signature with --secret', intFlag(0, 65535))
       .option('--secret <secret>', "with --port: the endpoint's signing secret")
       .option('--host <addr>', 'with --port: address to listen on', '127.0.0.1')
@@ -37,6 +38,7 @@ Each forward is kept in a local log for \`svc webhooks replay\`.`,
     [
       'svc webhooks listen --forward http://localhost:3000/webhooks',
       'svc webhooks listen --forward http://localhost:3000/webhooks --events payment.failed --json',
+      'export WEBHOOK_SECRET=$(svc webhooks listen --print-secret)',
       'svc webhooks listen --port 8787 --secret "$ENDPOINT_SECRET" --forward http://localhost:3000/webhooks',
     ],
   );
@@ -61,15 +63,18 @@ Each forward is kept in a local log for \`svc webhooks replay\`.`,
   );
   examples(
     apiOptions(webhooks.command('replay').description('Forward a delivery captured by listen again, or ask the emulator to redeliver it'))
-      .argument('<delivery_id>', 'a delivery id from listen (or an event id), or an emulator delivery id with --emulator')
+      .argument('<delivery_id>', 'a delivery id from listen (ldv_…, or an event id), or an emulator delivery id (dlv_…)')
       .option('--forward <url>', 'send to this URL instead of the original target')
-      .option('--emulator', "ask the emulator to redeliver its delivery (same Svc-Delivery)")
+      .option('--emulator', 'ask the emulator to redeliver its delivery (same Svc-Delivery); implied by a dlv_ id')
       .action(lazy(() => import('./replay.js'))),
-    ['svc webhooks replay ldv_2026…', 'svc webhooks replay dlv_123 --emulator'],
+    ['svc webhooks replay ldv_Hb3Nq8Wz1Lx5Tc9Vk2Pr', 'svc webhooks replay dlv_9Qw2Er6Ty1Ui5Op8As3D'],
   );
   const deliveries = webhooks.command('deliveries').description("The emulator's delivery log");
   examples(
-    apiOptions(deliveries.command('list').description("An endpoint's deliveries, newest first")).argument('<endpoint_id>').action(lazy(() => import('../emulator/deliveries.js'), 'list')),
-    ['svc webhooks deliveries list we_123'],
+    apiOptions(deliveries.command('list').description("An endpoint's deliveries, newest first"))
+      .argument('<endpoint_id>')
+      .option('--wide', 'every column (event id, environment, attempts left, next attempt, created); lines are not cut to the terminal')
+      .action(lazy(() => import('../emulator/deliveries.js'), 'list')),
+    ['svc webhooks deliveries list we_4Kj8Hg2Fd6Sa9Lp3Oi7U', 'svc webhooks deliveries list we_4Kj8Hg2Fd6Sa9Lp3Oi7U --wide'],
   );
 }

@@ -14,7 +14,8 @@ import { runReceiver } from './receiver.js';
 // emulator restarted) is resumed from the last handled cursor, so nothing is missed.
 
 export interface ListenFlags extends CommonFlags {
-  forward: string;
+  forward?: string;
+  printSecret?: boolean;
   events?: string;
   port?: number;
   secret?: string;
@@ -22,38 +23,51 @@ export interface ListenFlags extends CommonFlags {
 }
 
 export async function run(_a: string[], flags: ListenFlags): Promise<void> {
-  checkUrl(flags.forward);
-  if (flags.port !== undefined) return runReceiver(flags);
+  if (flags.printSecret) {
+    // Like `stripe listen --print-secret`: the secret alone, for `export WEBHOOK_SECRET=$(…)`.
+    const ctx = apiContext(flags);
+    process.stdout.write(`${listenSecret(ctx.target.profile).secret}\n`);
+    return;
+  }
+  if (flags.forward === undefined) throw new UsageError("required option '--forward <url>' not specified (or --print-secret).");
+  const forwardUrl = flags.forward;
+  checkUrl(forwardUrl);
+  if (flags.port !== undefined) return runReceiver({ ...flags, forward: forwardUrl });
   if (flags.secret !== undefined) throw new UsageError('--secret goes with --port (the live receiver); against the emulator listen signs with its own listen secret.');
+  const types = flags.events ? await eventTypesFlag(flags.events) : undefined;
   const ctx = apiContext(flags);
-  const types = flags.events ? splitList(flags.events) : undefined;
   const { secret, created } = listenSecret(ctx.target.profile);
   const out = ctx.out;
-  out.status(
-    [
-      `${out.badge('stderr')}${out.e.bold('Ready.')} Forwarding ${ctx.target.environment} events from ${ctx.target.baseUrl} to ${out.e.cyan(flags.forward)}${types ? ` (${types.join(', ')})` : ''}`,
-      `Listen secret: ${secret}  ${out.e.dim(`(${created ? 'new, ' : ''}stable for profile "${ctx.target.profile}"; verify Svc-Signature with it)`)}`,
-      out.e.dim(`Log for replay: ${logPath()} · Ctrl-C to stop`),
-    ].join('\n'),
-  );
+  const refused = await refusesConnections(forwardUrl);
+  // Ready is said only once the stream is open: a wrong key, host or event name fails first.
+  const ready = () => {
+    out.status(
+      [
+        `${out.badge('stderr')}${out.e.bold('Ready.')} Forwarding ${ctx.target.environment} events from ${ctx.target.baseUrl} to ${out.e.cyan(forwardUrl)}${types ? ` (${types.join(', ')})` : ''}`,
+        `Listen secret: ${secret}  ${out.e.dim(`(${created ? 'new, ' : ''}stable for profile "${ctx.target.profile}"; verify Svc-Signature with it)`)}`,
+        out.e.dim(`Log for replay: ${logPath()} · Ctrl-C to stop`),
+      ].join('\n'),
+    );
+    if (refused) out.status(out.e.yellow(`warning: nothing is listening at ${forwardUrl} (connection refused): start your app, or fix --forward. Each event that cannot be forwarded is reported and kept in the log for replay.`));
+  };
 
   await followStream(ctx, types, {
     event: async (e) => {
       const deliveryId = listenDeliveryId(e.id);
-      const result = await forward(flags.forward, e.body, listenHeaders(secret, e.body, e.type, deliveryId));
+      const result = await forward(forwardUrl, e.body, listenHeaders(secret, e.body, e.type, deliveryId));
       appendLog({
         delivery_id: deliveryId,
         event_id: e.id,
         type: e.type,
         environment: e.environment,
         body: e.body,
-        forward_url: flags.forward,
+        forward_url: forwardUrl,
         received_at: new Date().toISOString(),
         ...result,
       });
       printForward(out, { type: e.type, event_id: e.id, delivery_id: deliveryId }, result);
     },
-  });
+  }, ready);
   out.status('stopped.');
 }
 
@@ -67,6 +81,31 @@ export function printForward(out: Output, ids: { type: string; event_id: string;
   const ok = r.status_code !== null && r.status_code >= 200 && r.status_code < 300;
   const status = r.status_code === null ? out.c.red(`✗ ${r.error}`) : ok ? out.c.green(`→ ${r.status_code}`) : out.c.red(`→ ${r.status_code}`);
   process.stdout.write(`${out.c.dim(time.slice(11, 19))}  ${ids.type.padEnd(22)} ${ids.delivery_id}  ${status}  ${out.c.dim(`${r.latency_ms} ms`)}\n`);
+}
+
+/** --events checked against the service's own list of event types, before anything is sent. */
+async function eventTypesFlag(value: string): Promise<string[]> {
+  const { EVENT_TYPES } = await import('../../../../emulator/schema/common.js');
+  const names = splitList(value);
+  const unknown = names.filter((n) => !(EVENT_TYPES as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--events: ${names.length === 0 ? 'give one or more event types' : `unknown event type ${unknown.map((u) => `"${u}"`).join(', ')}`} (known: ${EVENT_TYPES.join(', ')}).`);
+  }
+  return names;
+}
+
+/** Whether the forward target refuses a TCP connection right now (anything else counts as up). */
+async function refusesConnections(url: string): Promise<boolean> {
+  const { connect } = await import('node:net');
+  const u = new URL(url);
+  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  return new Promise((ok) => {
+    const socket = connect({ host: u.hostname.replace(/^\[|\]$/g, ''), port });
+    // A host that drops packets would hold Ready for minutes: after a second, call it up.
+    socket.setTimeout(1000, () => (socket.destroy(), ok(false)));
+    socket.once('connect', () => (socket.destroy(), ok(false)));
+    socket.once('error', (err: NodeJS.ErrnoException) => ok(err.code === 'ECONNREFUSED'));
+  });
 }
 
 function checkUrl(url: string): void {

@@ -15,7 +15,7 @@ import { printForward, type ListenFlags } from './listen.js';
 
 const MAX_BODY = 1024 * 1024;
 
-export async function runReceiver(flags: ListenFlags): Promise<void> {
+export async function runReceiver(flags: ListenFlags & { forward: string }): Promise<void> {
   if (!flags.secret) throw new UsageError("missing --secret: the endpoint's signing secret (shown once by `svc webhooks endpoints create`).");
   const out = new Output(Boolean(flags.json));
   const secret = flags.secret;

@@ -8,11 +8,12 @@ import { listenSecret } from './listen-secret.js';
 import { printForward } from './listen.js';
 
 // `svc webhooks replay <id>`: send a delivery that `listen` captured to its target again
-// (same Svc-Delivery, a fresh signature), or with --emulator ask the emulator to redeliver one
-// of its own deliveries (it goes back to pending with the same id).
+// (same Svc-Delivery, a fresh signature), or — for a dlv_ id, or with --emulator — ask the
+// emulator to redeliver one of its own deliveries (it goes back to pending with the same id).
 
 export async function run([id]: string[], flags: CommonFlags & { forward?: string; emulator?: boolean }): Promise<void> {
-  if (flags.emulator) {
+  // The id says which kind it is: dlv_ is the emulator's delivery log, ldv_ the listen log.
+  if (flags.emulator || id.startsWith('dlv_')) {
     const ctx = controlContext(flags);
     const { data } = ctx.traced(await ctx.control.redeliver(id));
     ctx.out.result(data, `Delivery ${id} queued for redelivery`, () => genericLines(ctx.out, data));
@@ -23,16 +24,18 @@ export async function run([id]: string[], flags: CommonFlags & { forward?: strin
   const target = flags.forward ?? logged.forward_url;
   let headers: Record<string, string>;
   let marker: 'test' | 'live' | undefined;
+  let host: string | undefined;
   if (logged.headers) {
     // Captured by the live receiver: pass the original signed headers on unchanged.
     headers = logged.headers;
   } else {
     const ctx = apiContext(flags);
     marker = ctx.target.environment;
+    host = ctx.target.baseUrl;
     headers = listenHeaders(listenSecret(ctx.target.profile).secret, logged.body, logged.type, logged.delivery_id);
   }
   const result = await forward(target, logged.body, headers);
   appendLog({ ...logged, forward_url: target, received_at: new Date().toISOString(), ...result });
-  printForward(new Output(Boolean(flags.json), marker), { type: logged.type, event_id: logged.event_id, delivery_id: logged.delivery_id }, result);
+  printForward(new Output(Boolean(flags.json), marker, host), { type: logged.type, event_id: logged.event_id, delivery_id: logged.delivery_id }, result);
   if (result.status_code === null || result.status_code >= 300) process.exitCode = 1;
 }

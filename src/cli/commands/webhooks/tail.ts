@@ -1,6 +1,7 @@
 import { apiContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';
 import { splitList } from '../../values.js';
+import { money } from '../../output.js';
 import { followStream } from './follow-stream.js';
 
 // `svc webhooks tail`: the live stream printed. --json: one JSON object per line, events as
@@ -20,7 +21,7 @@ export async function run(_a: string[], flags: CommonFlags & { events?: string; 
       if (out.json) return line(JSON.stringify({ kind: 'event', ...e, body: JSON.parse(e.body) }));
       const env = JSON.parse(e.body) as { data?: { payment?: { id?: string; status?: string; amount?: number; currency?: string } } };
       const p = env.data?.payment;
-      line(`${out.c.dim(e.created_at.slice(11, 19))}  ${out.c.bold(e.type.padEnd(22))} ${e.id}${p ? `  ${p.id} ${p.amount} ${p.currency}` : ''}`);
+      line(`${out.c.dim(e.created_at.slice(11, 19))}  ${out.c.bold(e.type.padEnd(22))} ${e.id}${p ? `  ${p.id} ${p.amount !== undefined && p.currency ? money(p.amount, p.currency) : ''}` : ''}`);
     },
     attempt: flags.attempts
       ? (a) => {
