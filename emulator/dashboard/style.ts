@@ -25,4 +25,5 @@ nav.pager{display:flex;gap:1rem;align-items:center;margin:.5rem 0}
 section.attempt{border-top:1px solid #e3e7ee;padding-top:.5rem;margin-top:.75rem}
 h2{font-size:1.1rem;margin:1.25rem 0 .5rem}
 code{font-size:.9em;overflow-wrap:anywhere}
+dd table{overflow-wrap:normal}
 `;

@@ -199,6 +199,49 @@ test("a payee approved with the owner's PIN on the dashboard can receive a payou
   assert.equal(paid.json.data.payee_id ?? payee.id, payee.id);
 });
 
+test('approvals page: a payroll run waiting for approval links to its approval page; the OTP inbox per phone', async () => {
+  const run = await emu.request('POST', '/v1/api/payroll/runs', {
+    headers: { 'Idempotency-Key': idem('dash-run') },
+    body: { currency: 'USD', payments: [{ external_ref: 'dash-1', payee_phone: '+231770000201', amount_cents: 1234 }] },
+  });
+  assert.equal(run.status, 201, run.text);
+  const runId = run.json.data.run.id as string;
+  const otp = await emu.request('POST', '/v1/api/sub-merchants/start', { idempotencyKey: idem('dash-otp'), body: { manager_phone: '+231770000202' } });
+  assert.ok(otp.status < 300, otp.text);
+  const code = (await control(emu, 'GET', '/otp/+231770000202')).data.messages[0].code as string;
+  await withPage(laptop, async (page) => {
+    await page.goto(`${emu.baseUrl}/dashboard/approvals`);
+    const approve = page.getByRole('link', { name: `Approve payroll run ${runId}` });
+    assert.equal(await approve.getAttribute('href'), `/checkout/payroll-approval/${runId}`);
+    await page.getByLabel('Phone').fill('+231770000202');
+    await page.getByRole('button', { name: 'Show messages' }).click();
+    await page.getByRole('table', { name: 'OTP messages' }).getByText(code).waitFor();
+    await screenshot(page, 'dashboard-approvals-otp');
+    // The run's detail view shows its lines with amounts in the run's currency.
+    await page.goto(`${emu.baseUrl}/dashboard/records/payroll-runs/${runId}`);
+    await page.getByRole('cell', { name: 'dash-1' }).first().waitFor();
+    await screenshot(page, 'dashboard-payroll-run');
+    await page.getByRole('cell', { name: '$12.34' }).first().waitFor();
+    await page.getByRole('link', { name: 'Open the approval page' }).waitFor();
+  });
+});
+
+test('the events filter keeps only events with a delivery in that status', async () => {
+  await withPage(laptop, async (page) => {
+    await page.goto(`${emu.baseUrl}/dashboard`);
+    await page.getByLabel('Delivery status').selectOption('succeeded');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/status=succeeded/);
+    const chips = page.locator('tr[data-event] a.chip');
+    assert.ok((await chips.count()) > 0);
+    for (const text of await chips.allTextContents()) assert.equal(text, 'succeeded');
+    await page.getByLabel('Delivery status').selectOption('dead_letter');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/status=dead_letter/);
+    await page.getByText('0 events, newest first.').waitFor();
+  });
+});
+
 test('every page renders: endpoints, records with a detail view, wallets and cards, a narrow screen', async () => {
   const link = await emu.request('POST', '/v1/api/payment-links', { idempotencyKey: idem('dash-link'), body: { title: 'Dashboard tea', amount: 1500, currency: 'USD' } });
   assert.equal(link.status, 201, link.text);
