@@ -42,7 +42,7 @@ function approvalsPage(services: Services, req: Request) {
     'approvals',
     html`<div id="live">
 <h2>Payees</h2>
-<div class="scroll"><table aria-label="Payees">
+<div class="scroll"><table class="stack" aria-label="Payees">
 <thead><tr><th scope="col">Payee</th><th scope="col">Status</th><th scope="col">Env</th><th scope="col">Merchant</th><th scope="col" class="num">Caps (per payout / day)</th><th scope="col">Action</th></tr></thead>
 <tbody>${payees.map(
       (p) => html`<tr data-payee="${p.id}"><td>${p.name} <code>${p.id}</code></td><td>${chip(p.status)}</td><td>${envBadge(p.environment)}</td><td><code>${p.merchant_id}</code></td><td class="num">${money(p.per_payout_cap, p.currency)} / ${money(

@@ -32,7 +32,7 @@ function endpointsPage(services: Services) {
   return dashboardPage(
     'Webhook endpoints',
     'endpoints',
-    html`<div id="live"><div class="scroll"><table>
+    html`<div id="live"><div class="scroll"><table class="stack" aria-label="Endpoints">
 <thead><tr><th scope="col">URL</th><th scope="col">Env</th><th scope="col">Merchant</th><th scope="col">Events</th><th scope="col">Secret</th><th scope="col" class="num">Recent success</th><th scope="col">Created</th></tr></thead>
 <tbody>${endpoints.map((e) => {
       const pub = toPublicEndpoint(e);

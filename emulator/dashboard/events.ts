@@ -57,7 +57,7 @@ ${select('environment', 'Environment', [['test', 'TEST'], ['live', 'LIVE']], fil
 </form>
 <div id="live">
 <p class="muted">${rows.length} event${rows.length === 1 ? '' : 's'}, newest first.</p>
-<div class="scroll"><table>
+<div class="scroll"><table class="stack" aria-label="Events">
 <thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Env</th><th scope="col">Merchant</th><th scope="col">Deliveries</th></tr></thead>
 <tbody>${shown.map(
       ({ event, deliveries }) => html`<tr data-event="${event.id}"><td>${when(event.created_at)}</td><td><code>${event.type}</code></td><td>${envBadge(event.environment)}</td><td><code>${event.merchant_id}</code></td><td>${

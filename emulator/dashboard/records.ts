@@ -79,7 +79,7 @@ export function recordTable(services: Services, kind: RecordKind, query: Record<
   const environment = param(query.environment);
   const rows = rowsOf(services, kind, environment);
   const { rows: shown, page, pages } = paginate(rows, pageParam(query.page));
-  return html`<div class="scroll"><table aria-label="${kind.label}">
+  return html`<div class="scroll"><table class="stack" aria-label="${kind.label}">
 <thead><tr><th scope="col">ID</th><th scope="col">Status</th><th scope="col" class="num">Amount</th><th scope="col">Env</th><th scope="col">Merchant</th><th scope="col">Created</th></tr></thead>
 <tbody>${shown.map(
     (r) => html`<tr><td><a href="/dashboard/records/${kind.id}/${r.id}">${r.id}</a>${typeof r.name === 'string' ? html` <span class="muted">${r.name}</span>` : typeof r.title === 'string' ? html` <span class="muted">${r.title}</span>` : ''}</td><td>${

@@ -14,6 +14,7 @@ nav.sections a[aria-current="page"]{background:#2752c9;color:#fff}
 .chip.s-pending,.chip.s-pending_approval,.chip.s-processing{background:#fff8e1;border-color:#f0d98a;color:#6b5200}
 a.chip{text-decoration:none}
 .scroll{overflow-x:auto}
+.scroll table{min-width:40rem}.scroll td code{overflow-wrap:normal}
 form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
 form.filters label{margin:0;font-size:.85rem}
 select{font:inherit;padding:.4rem;border:1px solid #9aa3b5;border-radius:6px;background:#fff;display:block}
@@ -26,4 +27,10 @@ section.attempt{border-top:1px solid #e3e7ee;padding-top:.5rem;margin-top:.75rem
 h2{font-size:1.1rem;margin:1.25rem 0 .5rem}
 code{font-size:.9em;overflow-wrap:anywhere}
 dd table{overflow-wrap:normal}
+@media (max-width:40rem){
+.scroll table.stack{min-width:0}
+table.stack thead{display:none}
+table.stack tr{display:block;border-bottom:1px solid #e3e7ee;padding:.4rem 0}
+table.stack td{display:block;border:0;padding:.1rem 0;text-align:left}
+}
 `;
