@@ -150,6 +150,16 @@ test('advancing the manual clock on the Time page fires a due retry', async () =
     const d = await attemptsRecorded(emu, id, 2);
     assert.equal(d.attempts[1].status_code, 503);
 
+    // The control API unreachable mid-action: an error is shown, never a success.
+    await withPage(laptop, async (page) => {
+      await page.goto(`${emu.baseUrl}/dashboard/time`);
+      await page.route('**/_emulator/clock/advance', (route) => route.abort('connectionrefused'));
+      await page.getByLabel('Advance by').fill('1s');
+      await page.getByRole('button', { name: 'Advance' }).click();
+      await page.getByRole('alert').filter({ hasText: 'The emulator did not answer' }).waitFor();
+      assert.equal(await page.getByText('Clock advanced.').count(), 0);
+    });
+
     // A malformed duration is refused with the control API's message, and the clock stays.
     await withPage(laptop, async (page) => {
       await page.goto(`${emu.baseUrl}/dashboard/time`);
@@ -243,7 +253,7 @@ test('the events filter keeps only events with a delivery in that status', async
 });
 
 test('every page renders: endpoints, records with a detail view, wallets and cards, a narrow screen', async () => {
-  const link = await emu.request('POST', '/v1/api/payment-links', { idempotencyKey: idem('dash-link'), body: { title: 'Dashboard tea', amount: 1500, currency: 'USD' } });
+  const link = await emu.request('POST', '/v1/api/payment-links', { idempotencyKey: idem('dash-link'), body: { title: 'Dashboard tea', amount: 1500, currency: 'USD', description: '<img src=x onerror="document.title=1">' } });
   assert.equal(link.status, 201, link.text);
   await withPage(laptop, async (page) => {
     await page.goto(`${emu.baseUrl}/dashboard/endpoints`);
@@ -255,6 +265,9 @@ test('every page renders: endpoints, records with a detail view, wallets and car
     await page.getByRole('link', { name: link.json.data.id }).click();
     await page.getByText('Dashboard tea').waitFor();
     await page.getByText('$15.00').first().waitFor();
+    // Stored text is shown as text: the description's markup is not a live element.
+    await page.getByText('<img src=x onerror="document.title=1">').waitFor();
+    assert.equal(await page.locator('main img').count(), 0);
     await screenshot(page, 'dashboard-record');
 
     await page.goto(`${emu.baseUrl}/dashboard/wallets`);
