@@ -37,7 +37,8 @@ export const CLIENT_SCRIPT = `'use strict';
         if (!fresh) return;
         region.innerHTML = fresh.innerHTML;
         localTimes(region);
-        region.dataset.version = String(Number(region.dataset.version || '0') + 1);
+        // Under a burst of deliveries, at most a few renders a second rather than one per message.
+        if (again) await new Promise((ok) => setTimeout(ok, 250));
       } while (again);
     })().finally(() => { refreshing = null; });
     return refreshing;
