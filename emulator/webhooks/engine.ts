@@ -33,8 +33,8 @@ interface Finished {
   deliveryId: string;
   startedAt: number;
   outcome: AttemptOutcome;
-  /** The Svc-Signature header this attempt sent (kept so the dashboard can show it). */
-  signature: string;
+  /** The Svc-Signature header this attempt sent (kept so the dashboard can show it); none when nothing was sent. */
+  signature?: string;
 }
 
 export class DeliveryEngine {
