@@ -270,8 +270,15 @@ test('every page renders: endpoints, records with a detail view, wallets and car
     assert.equal(await page.locator('main img').count(), 0);
     await screenshot(page, 'dashboard-record');
 
+    const topUp = await emu.request('POST', '/_emulator/wallets/top-up', { key: null, body: { merchant_id: 'mer_acme', environment: 'live', currency: 'LRD', amount: 123_456 } });
+    assert.equal(topUp.status, 200, topUp.text);
     await page.goto(`${emu.baseUrl}/dashboard/wallets`);
     await page.getByRole('heading', { name: 'Merchant wallets' }).waitFor();
+    const wallet = page.getByRole('region', { name: `Wallet ${topUp.json.data.id}` });
+    await wallet.getByText('LIVE').waitFor();
+    await wallet.locator('summary').click();
+    await wallet.getByRole('cell', { name: 'top up' }).first().waitFor();
+    await wallet.getByRole('cell', { name: /LRD\s?1,234\.56/ }).first().waitFor();
     await page.getByRole('heading', { name: 'Gift-card wallets' }).waitFor();
     await page.getByRole('heading', { name: 'Fleet cards' }).waitFor();
     await screenshot(page, 'dashboard-wallets');
