@@ -39,6 +39,7 @@ import { resumeMomoClearing } from './pages/momo-clearing.js';
 import { mountCheckoutPages } from './pages/router.js';
 import { defineCheckoutIndexes } from './pages/checkout-pay.js';
 import { webhooksModule } from './webhooks/module.js';
+import { mountDashboard } from './dashboard/router.js';
 
 // Every resource of the emulator, in one list: its merchant routes and the store indexes it
 // needs. The server mounts these routes through the gateway; the OpenAPI generator reads them.
@@ -78,6 +79,8 @@ export const resources: ResourceModule[] = [
   { name: 'payroll', routes: payrollRoutes, control: payrollControlRoutes },
   // The hosted pages at /checkout; once listening, pending checkout MoMo payments are re-armed.
   { name: 'checkout', routes: [], setup: defineCheckoutIndexes, http: mountCheckoutPages, start: resumeMomoClearing },
+  // The local dashboard at /dashboard (dashboard/router.ts): pages over the control API.
+  { name: 'dashboard', routes: [], http: mountDashboard },
   // Delivery engine and live stream: last, so every index they read is defined.
   webhooksModule,
 ];

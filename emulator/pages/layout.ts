@@ -44,13 +44,15 @@ ${body}
  * Pages are private and change with every payment: never cached (a Back button must not
  * show a stale form with a spent token), never framed, and limited to inline styles.
  */
-export function sendPage(res: Response, status: number, page: Html): void {
+export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+export function sendPage(res: Response, status: number, page: Html, csp = PAGE_CSP): void {
   res
     .status(status)
     .set({
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      'Content-Security-Policy': csp,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'same-origin',
     })

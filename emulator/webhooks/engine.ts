@@ -4,7 +4,7 @@ import type { Op } from '../store/memory-store.js';
 import { DELIVERIES, EVENTS, type EventRecord } from '../resources/events/outbox.js';
 import { WEBHOOK_ENDPOINTS, type EndpointRecord } from '../resources/webhook-endpoints/domain.js';
 import { signPayload } from '../../src/webhooks/signature.js';
-import { attemptsInRound, isScheduled, SCHEDULED_INDEX, SCHEDULED_KEY, type EngineDelivery, type StoredAttempt } from './records.js';
+import { attemptHeaders, attemptsInRound, isScheduled, SCHEDULED_INDEX, SCHEDULED_KEY, type EngineDelivery, type StoredAttempt } from './records.js';
 import { cancelEndpointDeliveries } from './deliveries.js';
 import { delayAfterFailure } from './schedule.js';
 import { Sender, type AttemptOutcome } from './sender.js';
@@ -29,12 +29,13 @@ import { isoMicros } from '../ids.js';
 
 export const MAX_IN_FLIGHT = 64;
 export const PER_ENDPOINT_IN_FLIGHT = 8;
-export const USER_AGENT = 'svc-emulator-webhooks/1';
 
 interface Finished {
   deliveryId: string;
   startedAt: number;
   outcome: AttemptOutcome;
+  /** The Svc-Signature header this attempt sent (kept so the dashboard can show it); none when nothing was sent. */
+  signature?: string;
 }
 
 export class DeliveryEngine {
@@ -180,19 +181,14 @@ export class DeliveryEngine {
     }
     const startedAt = clock.now();
     this.busy.set(endpoint.id, (this.busy.get(endpoint.id) ?? 0) + 1);
+    // A fresh t on every attempt; wall-clock seconds, so receivers' tolerance checks pass
+    // even after `svc emulator clock advance` (docs/spec-gaps.md).
+    const signature = signPayload(endpoint.secret, event.body, Math.floor(Date.now() / 1000));
     const attempt = this.sender
       .send({
         url: endpoint.url,
         body: event.body,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': USER_AGENT,
-          // A fresh t on every attempt; wall-clock seconds, so receivers' tolerance checks
-          // pass even after `svc emulator clock advance` (docs/spec-gaps.md).
-          'svc-signature': signPayload(endpoint.secret, event.body, Math.floor(Date.now() / 1000)),
-          'svc-event': event.type,
-          'svc-delivery': d.id,
-        },
+        headers: attemptHeaders(event.type, d.id, signature),
         timeoutMs: config.webhookTimeoutMs,
       })
       .then((outcome) => {
@@ -201,7 +197,7 @@ export class DeliveryEngine {
         if (left > 0) this.busy.set(endpoint.id, left);
         else this.busy.delete(endpoint.id);
         if (outcome.aborted) return; // stopping: the attempt counts as not made
-        this.finished.push({ deliveryId, startedAt, outcome });
+        this.finished.push({ deliveryId, startedAt, outcome, signature });
         this.scheduleRecord();
         this.markRunnable(endpoint.id);
         this.pump();
@@ -250,6 +246,7 @@ export class DeliveryEngine {
             latency_ms: f.outcome.latency_ms,
             error: f.outcome.error,
             response_excerpt: f.outcome.response_excerpt,
+            signature: f.signature,
             cursor,
             delivery_status: status,
           };

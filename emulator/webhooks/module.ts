@@ -24,6 +24,9 @@ function runtime(services: Services): Runtime {
   return r;
 }
 
+/** The dashboard's live feed (every scope), served behind the control API's door. */
+export const dashboardStream = (services: Services) => (req: Request, res: Response) => runtime(services).hub.handleAll(req, res);
+
 export const webhooksModule: ResourceModule = {
   name: 'webhooks',
   routes: [],

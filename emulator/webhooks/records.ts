@@ -7,7 +7,20 @@ import { isoMicros } from '../ids.js';
 // API and the live stream show. Records stay plain JSON in the store; the added fields are
 // optional so deliveries written by the outbox (before any attempt) are valid as they are.
 
+export const USER_AGENT = 'svc-emulator-webhooks/1';
+
+/** The headers of one attempt; the signature is the only part that changes between attempts. */
+export const attemptHeaders = (eventType: string, deliveryId: string, signature: string): Record<string, string> => ({
+  'content-type': 'application/json',
+  'user-agent': USER_AGENT,
+  'svc-signature': signature,
+  'svc-event': eventType,
+  'svc-delivery': deliveryId,
+});
+
 export interface StoredAttempt extends AttemptRecord {
+  /** The Svc-Signature header sent (absent on attempts recorded before it was kept). */
+  signature?: string;
   /** 1-based position in the delivery's log (counts every attempt, across redeliveries). */
   attempt: number;
   /**
@@ -51,13 +64,15 @@ export const attemptsInRound = (d: EngineDelivery) => d.attempts.length - (d.rou
 
 const iso = (ms: number | null) => (ms === null ? null : isoMicros(ms));
 
-export const toPublicAttempt = (a: StoredAttempt) => ({
+/** An attempt as the control API shows it; with its delivery, the request headers it sent (the signature, never the secret). */
+export const toPublicAttempt = (a: StoredAttempt, d?: EngineDelivery) => ({
   attempt: a.attempt,
   at: a.at,
   status_code: a.status_code,
   latency_ms: a.latency_ms,
   error: a.error,
   response_excerpt: a.response_excerpt,
+  ...(d && a.signature !== undefined ? { request_headers: attemptHeaders(d.event_type, d.id, a.signature) } : {}),
 });
 
 /** One delivery as the control API shows it (`attempts` only when asked: the list leaves them out). */
@@ -77,6 +92,6 @@ export function toPublicDelivery(d: EngineDelivery, withAttempts: boolean) {
     last_attempt: last ? toPublicAttempt(last) : null,
     created_at: d.created_at,
     updated_at: d.updated_at ?? d.created_at,
-    ...(withAttempts ? { attempts: d.attempts.map(toPublicAttempt) } : {}),
+    ...(withAttempts ? { attempts: d.attempts.map((a) => toPublicAttempt(a, d)) } : {}),
   };
 }

@@ -39,8 +39,9 @@ interface Message {
 }
 
 interface Client {
-  merchantId: string;
-  environment: Environment;
+  /** null: every merchant and environment (the dashboard's feed). */
+  merchantId: string | null;
+  environment: Environment | null;
   types: Set<string> | null;
   res: Response;
 }
@@ -129,6 +130,18 @@ export class StreamHub {
     }
   }
 
+  /**
+   * The dashboard's feed: every merchant and environment, live only, no key. It is mounted
+   * behind the control API's door (dashboard/router.ts), never on the merchant surface.
+   */
+  handleAll(req: Request, res: Response): void {
+    if (!this.unsubscribe) {
+      sendError(res, new ApiError('SERVICE_UNAVAILABLE', 'The stream is not running (the emulator is starting or stopping).'));
+      return;
+    }
+    this.open(req, { merchantId: null, environment: null, types: null, res }, null);
+  }
+
   private open(req: Request, client: Client, after: string | null): void {
     const { res } = client;
     req.socket.setTimeout(0);
@@ -181,7 +194,7 @@ export class StreamHub {
     if (this.clients.size === 0) return;
     for (const client of this.clients) {
       let text = '';
-      for (const m of fresh) if (m.merchantId === client.merchantId && m.environment === client.environment && wants(client, m.type)) text += frame(m);
+      for (const m of fresh) if (inScope(client, m) && wants(client, m.type)) text += frame(m);
       if (text) this.write(client, text);
     }
   }
@@ -200,6 +213,7 @@ export class StreamHub {
   }
 }
 
+const inScope = (client: Client, m: Message) => client.merchantId === null || (m.merchantId === client.merchantId && m.environment === client.environment);
 const wants = (client: Client, type: string) => client.types === null || client.types.has(type);
 
 function parseTypes(raw: string | undefined): Set<string> | null {

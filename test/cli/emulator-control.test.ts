@@ -26,6 +26,20 @@ test('status, keys (masked for people, exact under --json), users, metrics', asy
   assert.equal((await ctl(['metrics', '--json'])).code, 0);
 });
 
+test('dashboard prints the URL of a running emulator, and fails when none answers', async () => {
+  const out = await ctl(['dashboard', '--json']);
+  assert.equal(out.code, 0, out.stderr);
+  const { url } = out.json();
+  assert.equal(url, `${cli.emu.baseUrl}/dashboard`);
+  const page = await fetch(url);
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /<h1>Events and deliveries<\/h1>/);
+  assert.match((await ctl(['dashboard'])).stdout, /\/dashboard/);
+  const down = await cli.run(['emulator', 'dashboard', '--base-url', 'http://127.0.0.1:9', '--api-key', KEYS.acmeTest]);
+  assert.equal(down.code, 1, down.stderr);
+  assert.doesNotMatch(down.stdout, /dashboard/);
+});
+
 test('clock show / advance on a manual clock', async () => {
   const before = (await ctl(['clock', 'show', '--json'])).json();
   assert.equal(before.mode, 'manual');

@@ -10,7 +10,7 @@ import { isoMicros } from '../../ids.js';
 // The outbox as the dashboard sees it: which events were appended, and the deliveries each
 // one fanned out to. Read-only; sending and redelivery belong to the webhook engine.
 
-const EventsQuery = z.strictObject({
+export const EventsQuery = z.strictObject({
   merchant_id: z.string().min(1).optional(),
   environment: Environment.optional(),
   type: EventType.optional(),
@@ -26,7 +26,7 @@ const toControlEvent = (e: EventRecord) => ({
   body: e.body,
 });
 
-function listEvents(services: Pick<Services, 'store'>, query: z.infer<typeof EventsQuery>) {
+export function listEvents(services: Pick<Services, 'store'>, query: z.infer<typeof EventsQuery>) {
   // With both merchant and environment the scope index answers; otherwise scan (a dashboard view).
   const rows =
     query.merchant_id !== undefined && query.environment !== undefined

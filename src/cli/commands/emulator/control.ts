@@ -14,6 +14,14 @@ export async function status(_a: string[], flags: CommonFlags): Promise<void> {
   ctx.out.result(data, `Emulator at ${ctx.baseUrl}`, () => ctx.out.kv([['status', data.ok ? 'ok' : 'not ok']]));
 }
 
+/** The dashboard's address, once the emulator answers there (so a wrong host fails here, not in a browser). */
+export async function dashboard(_a: string[], flags: CommonFlags): Promise<void> {
+  const ctx = controlContext(flags);
+  ctx.traced(await ctx.control.health());
+  const url = `${ctx.baseUrl.replace(/\/+$/, '')}/dashboard`;
+  ctx.out.result({ url }, 'Dashboard', () => ctx.out.kv([['open', url]]));
+}
+
 export async function keys(_a: string[], flags: CommonFlags): Promise<void> {
   const ctx = controlContext(flags);
   const { data } = ctx.traced(await ctx.control.keys());

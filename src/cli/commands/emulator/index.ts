@@ -10,6 +10,10 @@ export function register(emulator: Command): void {
   const c = (parent: Command, name: string, description: string) => apiOptions(parent.command(name).description(description));
 
   examples(c(emulator, 'status', 'Is the emulator answering? (control API health)').action(lazy(() => import('./control.js'), 'status')), ['svc emulator status']);
+  examples(c(emulator, 'dashboard', "The local dashboard's URL (open it in a browser)").action(lazy(() => import('./control.js'), 'dashboard')), [
+    'svc emulator dashboard',
+    'xdg-open "$(svc emulator dashboard --json | jq -r .url)"',
+  ]);
   examples(c(emulator, 'keys', 'API keys the emulator knows (masked; --json shows them)').action(lazy(() => import('./control.js'), 'keys')), [
     'svc emulator keys',
     "svc emulator keys --json | jq -r '.keys[0].key'",

@@ -1,0 +1,54 @@
+import type { Response } from 'express';
+import { html, raw, type Html } from '../pages/html.js';
+import { PAGE_CSP, sendPage } from '../pages/layout.js';
+import { STYLESHEET } from '../pages/style.js';
+import { DASHBOARD_STYLESHEET } from './style.js';
+
+// The dashboard's frame: the hosted pages' stylesheet and sending (pages/layout.ts) with a
+// section nav, the live-stream status, and the one client script (client.ts), same origin only.
+
+export type Section = 'events' | 'endpoints' | 'records' | 'wallets' | 'approvals' | 'time';
+
+const SECTIONS: Array<[Section, string, string]> = [
+  ['events', 'Events', '/dashboard'],
+  ['endpoints', 'Endpoints', '/dashboard/endpoints'],
+  ['records', 'Records', '/dashboard/records'],
+  ['wallets', 'Wallets & cards', '/dashboard/wallets'],
+  ['approvals', 'Approvals & inboxes', '/dashboard/approvals'],
+  ['time', 'Time', '/dashboard/time'],
+];
+
+/** The hosted pages' policy plus this origin's script and fetch/EventSource (the control API). */
+const DASHBOARD_CSP = PAGE_CSP.replace("default-src 'none';", "default-src 'none'; script-src 'self'; connect-src 'self';");
+
+export function dashboardPage(title: string, section: Section, body: Html): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title} · svc emulator dashboard</title>
+<style>${raw(STYLESHEET)}${raw(DASHBOARD_STYLESHEET)}</style>
+<script src="/dashboard/app.js" defer></script>
+</head>
+<body>
+<header class="dash">
+<strong>svc emulator</strong>
+<nav class="sections" aria-label="Dashboard">${SECTIONS.map(([id, label, href]) => html`<a href="${href}"${id === section ? raw(' aria-current="page"') : ''}>${label}</a>`)}<a href="/openapi.yaml">OpenAPI</a></nav>
+<span class="live-status" id="live-status" role="status">Static (updates need JavaScript)</span>
+</header>
+<main class="dash">
+<h1>${title}</h1>
+<div id="flash" aria-live="polite"></div>
+${body}
+</main>
+<footer>svc emulator · local dashboard (loopback only) · <span class="badge">TEST</span> and <span class="badge live">LIVE</span> mark each record's environment</footer>
+</body>
+</html>
+`;
+}
+
+export function sendDashboard(res: Response, status: number, page: Html): void {
+  sendPage(res, status, page, DASHBOARD_CSP);
+}
