@@ -28,7 +28,7 @@ test('an advance past 2200 gets 422 naming its field, and the clock does not mov
     assert.match(res.json.error.message, new RegExp(`^${field}: would move the clock past 2200-01-01T00:00:00.000Z`));
   }
   const clock = await emu.request('GET', '/_emulator/clock', { key: null });
-  assert.equal(clock.json.data.now, '2026-05-05T08:00:00.000Z');
+  assert.equal(clock.json.data.now, '2026-05-05T08:00:00.000000Z');
   const link = await createLink();
   assert.equal(link.status, 201, link.text);
 });
@@ -37,7 +37,7 @@ test('the clock can be moved to its very end (2200-01-01), and writes still work
   const now = Date.parse((await emu.request('GET', '/_emulator/clock', { key: null })).json.data.now);
   const res = await advance({ ms: MAX_CLOCK_MS - now });
   assert.equal(res.status, 200, res.text);
-  assert.equal(res.json.data.now, '2200-01-01T00:00:00.000Z');
+  assert.equal(res.json.data.now, '2200-01-01T00:00:00.000000Z');
   const link = await createLink();
   assert.equal(link.status, 201, link.text);
   assert.match(link.json.data.created_at, /^2200-01-01T00:00:00\.000/);
