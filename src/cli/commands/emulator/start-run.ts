@@ -45,7 +45,9 @@ export async function run(opts: StartOptions): Promise<void> {
     emulator.close().then(
       () => process.exit(0),
       (err) => {
-        process.stderr.write(`shutdown failed: ${(err as Error).message}\n`);
+        // The store released store.lock whatever happened; the journal still holds every
+        // acknowledged write, so the next start replays it.
+        process.stderr.write(`shutdown failed: ${(err as Error).message}\nEvery acknowledged write is in the journal and is replayed at the next start; the data dir's lock was released.\n`);
         process.exit(1);
       },
     );
