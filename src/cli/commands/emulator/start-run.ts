@@ -19,6 +19,7 @@ export async function run(opts: StartOptions): Promise<void> {
       payoutOutcome: opts.payoutOutcome,
       momoClearMs: opts.momoDelay,
       webhookTimeoutMs: opts.webhookTimeout,
+      retainDays: opts.retainDays,
     },
   });
   const info = emulator.readyInfo();
