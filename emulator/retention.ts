@@ -11,7 +11,7 @@ import { parseMicros } from './ids.js';
 //                         older key already runs anew (gateway/idempotency.ts), so the record
 //                         (with its full response body) is dead weight
 //   events + deliveries   `retainDays` (default 7) after the event, once none of its
-//                         deliveries is still pending — a retry schedule is never cut short
+//                         deliveries is still pending or due for a retry — a retry schedule is never cut short
 //   OTP inbox             `retainDays` after the code was sent
 //
 // Pruning is one ordinary transaction: journaled like any write, so a restart never brings
@@ -39,7 +39,8 @@ export function pruneExpired(services: Pick<Services, 'store' | 'clock' | 'confi
   for (const e of store.all<EventRecord>(EVENTS)) {
     if (parseMicros(e.created_at) / 1000 >= keepFrom) continue;
     const deliveries = store.byIndex<DeliveryRecord>(DELIVERIES, 'by_event', e.id);
-    if (deliveries.some((d) => d.status === 'pending')) continue;
+    // `failed` with a next attempt due is still on its retry schedule, like `pending`.
+    if (deliveries.some((d) => d.status === 'pending' || d.next_attempt_at !== null)) continue;
     events.push({ id: e.id, deliveries: deliveries.map((d) => d.id) });
   }
   const otp: string[] = [];

@@ -35,6 +35,8 @@ const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 interface Metrics {
   rss_bytes: number;
   event_loop_delay_max_ms: number;
+  gc_pause_max_ms: number;
+  gc_pause_max_kind: string | null;
 }
 const metrics = async (base: string) => ((await fetchJson(`${base}/_emulator/metrics`)) as { data: Metrics }).data;
 
@@ -130,8 +132,8 @@ export const longrun: Scenario = {
       const compaction = fetchJson(`${base()}/_emulator/store/compact`, { method: 'POST' });
       const during = await postRate(pool, { until: compaction });
       await compaction;
-      const stall = (await metrics(base())).event_loop_delay_max_ms;
-      rows.push({ id: 'longrun.compaction', label: 'long run: compaction, largest event-loop stall', maxMs: stall, note: `whole store under POST load` });
+      const m = await metrics(base());
+      rows.push({ id: 'longrun.compaction', label: 'long run: compaction, largest event-loop stall', maxMs: m.event_loop_delay_max_ms, note: `whole store under POST load; longest GC pause ${m.gc_pause_max_ms.toFixed(1)} ms (${m.gc_pause_max_kind})` });
       rows.push({ id: 'longrun.compaction-rate', label: 'long run: POST rate during compaction / without', ratio: during / without, note: `${during.toFixed(0)} vs ${without.toFixed(0)} req/s` });
 
       // Some journal to replay, then kill -9; restart; clean stop; restart.

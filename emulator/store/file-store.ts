@@ -1,4 +1,5 @@
-import { existsSync, fsyncSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, renameSync, rmSync, truncateSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryStore, type Op } from './memory-store.js';
 import { lockDataDir } from './dir-lock.js';
@@ -39,6 +40,8 @@ const LEGACY_SNAPSHOT = 'store.json';
 const LEGACY_JOURNAL = 'journal.ndjson';
 const segmentName = (k: number) => `journal-${k}.ndjson`;
 const SEGMENT_RE = /^journal-(\d+)\.ndjson$/;
+/** Work per slice of a snapshot write before it rests (see runCompaction). */
+const SLICE_MS = 4;
 
 export const COMPACTION_STEPS = ['rotated', 'writing', 'written', 'renamed', 'deleted'] as const;
 export type CompactionStep = (typeof COMPACTION_STEPS)[number];
@@ -272,26 +275,31 @@ export class FileStore extends MemoryStore {
     try {
       this.writeAll(fd, `${JSON.stringify({ svc_store: 2, segment: next } satisfies SnapshotHeader)}\n`);
       const chunk = this.options.chunkRecords ?? 200;
-      let sinceYield = 0;
       let paused = false;
+      let sliceStart = performance.now();
       for (const [c, records] of frozen) {
         const prefix = `{"c":${JSON.stringify(c)},"v":`;
         for (let i = 0; i < records.length; i += chunk) {
           let text = '';
-          for (const record of records.slice(i, i + chunk)) text += `${prefix}${JSON.stringify(record)}}\n`;
+          const end = Math.min(records.length, i + chunk);
+          for (let j = i; j < end; j++) text += `${prefix}${JSON.stringify(records[j])}}\n`;
           this.writeAll(fd, text);
-          sinceYield++;
           if (!paused) {
             paused = true;
             await pauseForTest('writing');
           }
-          if (sinceYield >= 1) {
-            sinceYield = 0;
-            await new Promise<void>((ok) => setImmediate(ok));
-          }
+          // Requests come first: a chunk yields to the event loop, and once this slice has
+          // worked SLICE_MS the compaction rests twice as long (a timer, not setImmediate), so
+          // it takes at most about a third of the loop while the emulator is busy.
+          const worked = performance.now() - sliceStart;
+          // (At close no request is left to serve: no rests.)
+          if (worked >= SLICE_MS && !this.closed) {
+            await new Promise<void>((ok) => setTimeout(ok, Math.ceil(2 * worked)));
+            sliceStart = performance.now();
+          } else await new Promise<void>((ok) => setImmediate(ok));
         }
       }
-      this.fs.fsyncSync(fd);
+      await this.fs.fsync(fd);
     } catch (err) {
       this.fs.closeSync(fd);
       rmSync(tmp, { force: true });
@@ -299,12 +307,13 @@ export class FileStore extends MemoryStore {
     }
     this.fs.closeSync(fd);
     await pauseForTest('written');
-    renameSync(tmp, this.path(SNAPSHOT));
-    if (this.options.fsync) fsyncDir(this.dir);
+    await rename(tmp, this.path(SNAPSHOT));
+    if (this.options.fsync) await fsyncDir(this.dir);
     await pauseForTest('renamed');
-    for (const k of this.segmentsOnDisk()) if (k < next) rmSync(this.path(segmentName(k)), { force: true });
-    rmSync(this.path(LEGACY_JOURNAL), { force: true });
-    rmSync(this.path(LEGACY_SNAPSHOT), { force: true });
+    // Unlinking a segment of hundreds of MB can take a while: off the event loop too.
+    for (const k of this.segmentsOnDisk()) if (k < next) await rm(this.path(segmentName(k)), { force: true });
+    await rm(this.path(LEGACY_JOURNAL), { force: true });
+    await rm(this.path(LEGACY_SNAPSHOT), { force: true });
     await pauseForTest('deleted');
   }
 
@@ -312,6 +321,11 @@ export class FileStore extends MemoryStore {
     const bytes = Buffer.from(text);
     let written = 0;
     while (written < bytes.length) written += this.fs.writeSync(fd, bytes, written);
+  }
+
+  /** Settles when the running compaction (if any) has ended, however it ended. */
+  compactionSettled(): Promise<void> {
+    return (this.compacting ?? Promise.resolve()).catch(() => {});
   }
 
   /** The journal segment new writes go to (tests tear and inspect it). */
@@ -339,12 +353,12 @@ export class FileStore extends MemoryStore {
   }
 }
 
-function fsyncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
   try {
-    fsyncSync(fd);
+    await handle.sync();
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }
 

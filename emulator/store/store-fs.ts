@@ -8,6 +8,9 @@ export interface StoreFs {
   openSync(path: string, flags: string): number;
   writeSync(fd: number, data: string | Buffer, offset?: number): number;
   fsyncSync(fd: number): void;
+  /** fsync on libuv's thread pool: a snapshot of hundreds of MB takes long to reach the disk,
+   *  and the event loop must keep serving meanwhile (compaction uses this one). */
+  fsync(fd: number): Promise<void>;
   ftruncateSync(fd: number, len: number): void;
   fstatSize(fd: number): number;
   closeSync(fd: number): void;
@@ -17,6 +20,7 @@ export const realFs: StoreFs = {
   openSync: (path, flags) => fs.openSync(path, flags),
   writeSync: (fd, data, offset) => (typeof data === 'string' ? fs.writeSync(fd, data) : fs.writeSync(fd, data, offset ?? 0)),
   fsyncSync: (fd) => fs.fsyncSync(fd),
+  fsync: (fd) => new Promise((ok, fail) => fs.fsync(fd, (err) => (err ? fail(err) : ok()))),
   ftruncateSync: (fd, len) => fs.ftruncateSync(fd, len),
   fstatSize: (fd) => fs.fstatSync(fd).size,
   closeSync: (fd) => fs.closeSync(fd),
@@ -65,6 +69,11 @@ export function faultInjectingFs(controlPath: string, base: StoreFs = realFs): S
       const err = fault('fsync');
       if (err) throw err;
       base.fsyncSync(fd);
+    },
+    fsync: async (fd) => {
+      const err = fault('fsync');
+      if (err) throw err;
+      await base.fsync(fd);
     },
   };
 }

@@ -172,3 +172,31 @@ test('retention on the manual clock: 25 h later the idempotency record is gone f
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('retention: events (with finished deliveries) go after --retain-days of emulator time, not before', async () => {
+  const dataDir = tempDir('svc-retain-days-');
+  try {
+    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--clock', 'manual', '--retain-days', '3']);
+    const base = svc.ready.base_url;
+    try {
+      const created = await link(base, 'evented');
+      const paid = await request(base, 'POST', `/v1/api/payment-links/${created.json.data.id}/simulate`, { body: {} });
+      assert.equal(paid.status, 201, paid.text);
+      const events = async () => (await request(base, 'GET', '/_emulator/events?merchant_id=mer_acme&environment=test', { key: null })).json.data.events.length;
+      const before = await events();
+      assert.ok(before > 0);
+      const advance = (hours: number) => request(base, 'POST', '/_emulator/clock/advance', { key: null, body: { ms: hours * 3600_000 } });
+      assert.equal((await advance(2 * 24)).status, 200);
+      assert.equal(await events(), before, 'events went before --retain-days');
+      assert.equal((await advance(24 + 1)).status, 200);
+      assert.equal(await events(), 0, 'events outlived --retain-days');
+      // The payment itself is kept for good.
+      assert.equal((await request(base, 'GET', `/v1/api/payments/${paid.json.data.id}`)).status, 200);
+    } finally {
+      svc.child.kill('SIGTERM');
+      assert.equal(await svc.done, 0);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

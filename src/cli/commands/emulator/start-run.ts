@@ -22,22 +22,8 @@ export async function run(opts: StartOptions): Promise<void> {
       retainDays: opts.retainDays,
     },
   });
-  const info = emulator.readyInfo();
-  if (opts.json) {
-    process.stdout.write(`${JSON.stringify(info)}\n`);
-  } else {
-    const testKey = info.keys.find((k) => k.environment === 'test' && !k.revoked && k.scopes.length >= 10);
-    const lines = [
-      `${chalk.bold('svc emulator')} ready ${chalk.dim(`(clock: ${opts.clock}, rate limit: ${opts.rateLimit ? formatRateLimit(opts.rateLimit) : 'off'})`)}`,
-      `  API       ${chalk.cyan(info.base_url)}`,
-      `  Checkout  ${chalk.cyan(info.checkout_url)}`,
-      `  Data dir  ${info.data_dir}`,
-    ];
-    if (testKey) lines.push(`  Test key  ${chalk.yellow(testKey.key)} ${chalk.dim(`(${testKey.name}, ${testKey.merchant_id}, all scopes)`)}`);
-    lines.push(chalk.dim('  All keys: svc emulator keys · Stop: Ctrl-C'));
-    process.stdout.write(`${lines.join('\n')}\n`);
-  }
-
+  // The handlers go in before the ready line: a supervisor (or a test) may signal the moment
+  // it reads that line, and Node's default SIGTERM would skip the flush and leave store.lock.
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -55,6 +41,22 @@ export async function run(opts: StartOptions): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  const info = emulator.readyInfo();
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(info)}\n`);
+  } else {
+    const testKey = info.keys.find((k) => k.environment === 'test' && !k.revoked && k.scopes.length >= 10);
+    const lines = [
+      `${chalk.bold('svc emulator')} ready ${chalk.dim(`(clock: ${opts.clock}, rate limit: ${opts.rateLimit ? formatRateLimit(opts.rateLimit) : 'off'})`)}`,
+      `  API       ${chalk.cyan(info.base_url)}`,
+      `  Checkout  ${chalk.cyan(info.checkout_url)}`,
+      `  Data dir  ${info.data_dir}`,
+    ];
+    if (testKey) lines.push(`  Test key  ${chalk.yellow(testKey.key)} ${chalk.dim(`(${testKey.name}, ${testKey.merchant_id}, all scopes)`)}`);
+    lines.push(chalk.dim('  All keys: svc emulator keys · Stop: Ctrl-C'));
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+
 }
 
 /** 100/1s, 6000/1m, 50/250ms: the way --rate-limit takes it. */
