@@ -8,6 +8,7 @@ import type { BenchContext, Row, Scenario } from './lib/types.js';
 import { api } from './scenarios/api.js';
 import { webhooks } from './scenarios/webhooks.js';
 import { cli } from './scenarios/cli.js';
+import { longrun } from './scenarios/longrun.js';
 
 // `npm run bench`: builds, then measures everything in one run on this machine and prints
 // ONE table on stdout (progress goes to stderr). Not a test: nothing here asserts; targets
@@ -20,6 +21,7 @@ import { cli } from './scenarios/cli.js';
 //   bench/scenarios/<name>.ts one module per group of rows; exports a `Scenario`:
 //                             { name, run(ctx) => Promise<Row[]>, targets?: Target[] }
 //                             api.ts: the emulator at 1k/100k payments beside the references
+//                             longrun.ts: 100k create+simulate pairs, kill -9, compaction, retention
 //   bench/subjects/<name>.ts  servers under test, started and ready (`Subject`): the loads to
 //                             drive against them and the rows they report (start-up, stalls)
 //   bench/servers/*.ts        the reference servers (bare express 5; express 5 + zod)
@@ -44,7 +46,7 @@ import { cli } from './scenarios/cli.js';
 
 // BENCH_ONLY=<name>[,<name>] runs only those scenarios (their targets alone are judged).
 const ONLY = process.env.BENCH_ONLY?.split(',').map((n) => n.trim()).filter(Boolean);
-const SCENARIOS: Scenario[] = [api, webhooks, cli].filter((s) => !ONLY?.length || ONLY.includes(s.name));
+const SCENARIOS: Scenario[] = [api, webhooks, cli, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { EmulatorClock, type ClockMode } from './clock.js';
 import { FileStore } from './store/file-store.js';
+import { DEFAULT_RETAIN_DAYS, pruneExpired } from './retention.js';
 import { type EmulatorConfig, type Logger, type Services } from './services.js';
 import { Timestamps } from './ids.js';
 import { createApp } from './app.js';
@@ -88,6 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     payoutOutcome: 'completed',
     webhookTimeoutMs: 10_000,
     latencyMs: 0,
+    retainDays: DEFAULT_RETAIN_DAYS,
     ...options.config,
   };
   const services: Services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, hooks: { paymentSettled: [] } };
@@ -124,12 +126,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const discovery = resolve(dataDir, 'emulator.json');
   writeFileSync(discovery, JSON.stringify({ ...readyInfo(), pid: process.pid }, null, 2), { mode: 0o600 });
   for (const r of resources) r.start?.(services); // webhook delivery engine and live stream
+  // Retention (retention.ts) at start, then every 10 min of real time; with a manual clock,
+  // each `clock advance` also prunes (control/routes.ts). A refused write is only logged:
+  // the records stay and the next run tries again.
+  const prune = () => {
+    try {
+      pruneExpired(services);
+    } catch (err) {
+      services.log.warn(`pruning expired records failed: ${(err as Error).message}`);
+    }
+  };
+  prune();
+  const pruneTimer = setInterval(prune, 10 * 60_000);
+  pruneTimer.unref();
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       // Background work first: open streams would hold server.close(), and the webhook
       // engine records finished attempts while the store is still open.
+      clearInterval(pruneTimer);
       for (const r of [...resources].reverse()) await r.stop?.(services);
       // Stop accepting, let in-flight requests finish, then flush the store.
       await new Promise<void>((ok) => {

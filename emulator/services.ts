@@ -32,6 +32,8 @@ export interface EmulatorConfig {
   webhookTimeoutMs: number;
   /** Artificial delay before each merchant route's handler runs, in wall-clock ms. */
   latencyMs: number;
+  /** Days (clock time) events, deliveries and OTP messages are kept (retention.ts). */
+  retainDays: number;
 }
 
 /** The caller of a merchant route: who, in which environment, with which key. */

@@ -11,6 +11,8 @@ export interface ChildServer<Info> {
   info: Info;
   /** Spawn to ready line, in ms. */
   readyMs: number;
+  /** The process itself (the long-run scenario kill -9s it). */
+  child: ChildProcess;
   stop(): Promise<void>;
 }
 
@@ -41,7 +43,7 @@ export async function startChild<Info extends { base_url: string }>(command: str
   });
   const info = await ready;
   const readyMs = performance.now() - t0;
-  return { info, readyMs, stop: () => stopChild(child, () => stderr) };
+  return { info, readyMs, child, stop: () => stopChild(child, () => stderr) };
 }
 
 async function stopChild(child: ChildProcess, stderr: () => string): Promise<void> {

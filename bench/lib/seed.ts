@@ -50,5 +50,5 @@ export async function seedPayments(dataDir: string, count: number, now = Date.no
     }
   });
   await store.close();
-  return { ids, seedMs: performance.now() - t0, snapshotBytes: statSync(join(dataDir, 'store.json')).size };
+  return { ids, seedMs: performance.now() - t0, snapshotBytes: statSync(join(dataDir, 'snapshot.ndjson')).size };
 }

@@ -23,6 +23,8 @@ export interface Row {
   p50Ms?: number;
   p99Ms?: number;
   maxMs?: number;
+  /** A unitless ratio a target judges (shown in the target's "measured" cell, not as req/s). */
+  ratio?: number;
   /** Anything else worth one short cell: a stall, a start-up time, an error count. */
   note?: string;
   /** Failed operations during the measurement (a row with errors is not a valid measurement). */

@@ -63,7 +63,7 @@ export async function startEmulatorWith(ctx: BenchContext, n: number, tag: strin
     id: `emulator.start.${tag}`,
     label: `emulator start-up, ${tag} payments stored`,
     maxMs: emulator.readyMs,
-    note: `spawn to ready line (store.json ${(seeded.snapshotBytes / 1e6).toFixed(1)} MB; not a target)`,
+    note: `spawn to ready line (snapshot.ndjson ${(seeded.snapshotBytes / 1e6).toFixed(1)} MB; not a target)`,
   };
   try {
     // The seeded payments must be there before their lookups are worth timing.

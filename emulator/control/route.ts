@@ -10,7 +10,7 @@ export interface ControlRoute<B = unknown, Q = Record<string, unknown>> {
   /** Validates the query string (422 VALIDATION_ERROR naming the parameter). */
   query?: z.ZodType<Q>;
   status?: 200 | 201;
-  handler(services: Services, input: { body: B; params: Record<string, string>; query: Q }): unknown;
+  handler(services: Services, input: { body: B; params: Record<string, string>; query: Q }): unknown | Promise<unknown>;
 }
 
 export const defineControl = <B, Q = Record<string, unknown>>(route: ControlRoute<B, Q>) => route as unknown as ControlRoute;

@@ -18,7 +18,7 @@ export function controlRouter(services: Services): Router {
   router.use(localOnly(services, { loopbackPeer: true }));
   const routes: ControlRoute[] = [...controlRoutes, ...resourceControlRoutes()];
   for (const route of routes) {
-    router[route.method](route.path, (req: Request, res: Response) => {
+    router[route.method](route.path, async (req: Request, res: Response) => {
       try {
         let body: unknown = req.body ?? {};
         if (route.body) {
@@ -33,7 +33,7 @@ export function controlRouter(services: Services): Router {
           if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error, 'query'));
           query = parsed.data;
         }
-        const data = route.handler(services, { body, params: req.params as Record<string, string>, query: query as Record<string, unknown> });
+        const data = await route.handler(services, { body, params: req.params as Record<string, string>, query: query as Record<string, unknown> });
         sendJson(res, route.status ?? 200, successBody(data));
       } catch (err) {
         sendError(res, err);

@@ -5,6 +5,7 @@ import { listKeys } from '../fixtures.js';
 import { defineControl, type ControlRoute } from './route.js';
 import { metricsRoutes } from './metrics.js';
 import { isoMicros } from '../ids.js';
+import { pruneExpired } from '../retention.js';
 
 // Control routes, one list. Resources add theirs here (payees, cards, approvals, deliveries).
 
@@ -29,6 +30,21 @@ export const controlRoutes: ControlRoute[] = [
     path: '/keys',
     summary: 'The API keys the emulator knows (seeded from fixtures)',
     handler: (s) => ({ keys: listKeys(s) }),
+  }),
+  defineControl({
+    method: 'post',
+    path: '/store/compact',
+    summary: 'Compact the store now (snapshot + fresh journal segment); it also runs by itself',
+    handler: async (s) => {
+      await s.store.flush();
+      return { compacted: true };
+    },
+  }),
+  defineControl({
+    method: 'post',
+    path: '/store/prune',
+    summary: 'Drop what retention lets go (expired idempotency records, old events, deliveries, OTP messages)',
+    handler: (s) => ({ pruned: pruneExpired(s) }),
   }),
   defineControl({
     method: 'get',
@@ -57,6 +73,7 @@ export const controlRoutes: ControlRoute[] = [
       const room = clockRoom(s.clock);
       if (ms > room) throw invalid(field, `would move the clock past ${MAX_CLOCK_ISO}, the latest time it can show; it can move at most ${room} ms from ${new Date(s.clock.now()).toISOString()}`);
       s.clock.advance(ms);
+      pruneExpired(s); // what aged out with this advance goes now, not at the next timer
       return clockState(s);
     },
   }),

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../schema/errors.js';
 import { RateLimitedError } from './rate-limit.js';
+import { StoreWriteError } from '../store/store-write-error.js';
 
 // The response envelope, once: `{success:true,data}` or `{success:false,error:{code,message}}`.
 
@@ -33,6 +34,8 @@ export function sendError(res: Response, err: unknown): { status: number; body: 
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof z.ZodError) return new ApiError('VALIDATION_ERROR', describeZodError(err));
+  // The disk refused the write; it was rolled back, so the client may retry once it is fixed.
+  if (err instanceof StoreWriteError) return new ApiError('SERVICE_UNAVAILABLE', `The change was not kept: ${err.reason}. Nothing was done; retry once the disk accepts writes.`);
   console.error('[emulator] internal error:', err);
   return new ApiError('INTERNAL_ERROR', 'The emulator hit an internal error; see its console.');
 }

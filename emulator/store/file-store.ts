@@ -1,52 +1,87 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
 import { MemoryStore, type Op } from './memory-store.js';
 import { lockDataDir } from './dir-lock.js';
+import { readLines } from './line-reader.js';
+import { storeFsFromEnv, type StoreFs } from './store-fs.js';
+import { StoreWriteError } from './store-write-error.js';
 import type { StoredRecord } from './store.js';
 
-// A JSON-file store that never rewrites the whole file per write.
+// A store of NDJSON files that never rewrites a whole file per write, and never holds one
+// whole file as a string.
 //
-//   store.json      a snapshot, written by lowdb (temp file + rename, so it is never torn)
-//   journal.ndjson  one line per committed transaction, appended with a single write()
+//   snapshot.ndjson      line 1: {"svc_store":2,"segment":N}; then one {"c","v"} record a line
+//   journal-<k>.ndjson   one line per committed transaction, appended with one write()
 //
-// A write costs one append whatever the store's size. The bytes are in the kernel before the
-// request is answered, so a SIGKILL at any moment keeps every acknowledged write; a line torn
-// by the kill is the last one and is dropped at load (it was never acknowledged). Loading
-// replays the journal over the snapshot, then compacts: new snapshot first, journal emptied
-// second, so a crash between the two only replays idempotent puts again.
+// Load = the snapshot, then every journal segment k >= N in order. A write is acknowledged
+// only after its line is in the journal (and fsynced with --fsync); a failed append is cut
+// off again (ftruncate to the length before it) and memory is rolled back, so the journal
+// never keeps a torn line in its middle. Only the final line can be torn (kill -9 mid-append);
+// it was never acknowledged and is dropped at load.
 //
-// The snapshot is rewritten only when the journal holds something: a store that was closed
-// cleanly opens without rewriting it, and a close with no write since the last snapshot
-// writes nothing (at 100k payments a snapshot is ~50 MB of JSON.stringify).
+// Compaction runs while the emulator serves (journal past a size, on a timer, at close):
+//   1 rotate     new writes go to journal-<N+1>
+//   2 write      snapshot.ndjson.tmp from a frozen list of the records, in chunks across
+//                event-loop turns (a whole-store JSON.stringify of 100k records stalls ~150 ms)
+//   3 fsync      the temp file (always), then
+//   4 rename     it over snapshot.ndjson (and fsync the dir with --fsync)
+//   5 delete     the segments < N+1
+// A crash before 4 loads the old snapshot plus both segments; after 4, the new snapshot plus
+// the new segment. Replaying a segment over a snapshot that already has some of its writes is
+// harmless: journal ops are whole-record puts and deletes.
+//
+// The format before this one (store.json + journal.ndjson, written by lowdb) is still read,
+// and rewritten into this one at the first open.
 
-export interface Snapshot {
-  version: 1;
-  collections: Record<string, Record<string, StoredRecord>>;
-}
+export const SNAPSHOT = 'snapshot.ndjson';
+const SNAPSHOT_TMP = 'snapshot.ndjson.tmp';
+const LEGACY_SNAPSHOT = 'store.json';
+const LEGACY_JOURNAL = 'journal.ndjson';
+const segmentName = (k: number) => `journal-${k}.ndjson`;
+const SEGMENT_RE = /^journal-(\d+)\.ndjson$/;
+/** Work per slice of a snapshot write before it rests (see runCompaction). */
+const SLICE_MS = 4;
+
+export const COMPACTION_STEPS = ['rotated', 'writing', 'written', 'renamed', 'deleted'] as const;
+export type CompactionStep = (typeof COMPACTION_STEPS)[number];
 
 export interface FileStoreOptions {
-  /** fsync the journal on every commit (survives power loss, not just process death). */
+  /** fsync the journal on every commit, and the data dir at compaction (survives power loss). */
   fsync?: boolean;
+  /** Compact once the current journal segment passes this many bytes (default 64 MiB). */
+  compactAtBytes?: number;
+  /** Also compact every this many ms of real time if the journal holds anything (default 10 min; 0 = never). */
+  compactEveryMs?: number;
+  /** The filesystem seam (tests inject failures through it). */
+  fs?: StoreFs;
+  /** Records written per event-loop turn while writing a snapshot. */
+  chunkRecords?: number;
+}
+
+interface SnapshotHeader {
+  svc_store: 2;
+  segment: number;
 }
 
 export class FileStore extends MemoryStore {
   private journalFd = -1;
-  private readonly snapshotDb: Low<Snapshot>;
-  private readonly journalPath: string;
-  /** The snapshot on disk holds everything in memory and the journal is empty. */
-  private clean = false;
-  /** Transactions journaled so far; tells flush() whether one landed while it was writing. */
-  private commits = 0;
+  private segment = 0;
+  /** Bytes in the current segment that are whole, acknowledged lines. */
+  private journalSize = 0;
+  /** A failed append whose torn tail could not be cut off yet: cut it before the next append. */
+  private tornTail = false;
+  private compacting: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly fs: StoreFs;
+  private closed = false;
 
   private constructor(
     readonly dir: string,
     private readonly options: FileStoreOptions,
   ) {
     super();
-    this.snapshotDb = new Low<Snapshot>(new JSONFile<Snapshot>(join(dir, 'store.json')), { version: 1, collections: {} });
-    this.journalPath = join(dir, 'journal.ndjson');
+    this.fs = options.fs ?? storeFsFromEnv();
   }
 
   static async open(dir: string, options: FileStoreOptions = {}): Promise<FileStore> {
@@ -57,8 +92,17 @@ export class FileStore extends MemoryStore {
     try {
       await store.load();
     } catch (err) {
+      store.closeJournal();
       unlock();
       throw err;
+    }
+    const every = options.compactEveryMs ?? 10 * 60_000;
+    if (every > 0) {
+      // Real time, not the emulator clock: compaction is housekeeping, not domain behaviour.
+      store.timer = setInterval(() => {
+        if (store.journalSize > 0) store.compactInBackground();
+      }, every);
+      store.timer.unref();
     }
     return store;
   }
@@ -66,80 +110,268 @@ export class FileStore extends MemoryStore {
   /** Releases the data dir's lock (see dir-lock.ts). */
   private unlock: () => void = () => {};
 
+  private path(name: string): string {
+    return join(this.dir, name);
+  }
+
+  private segmentsOnDisk(): number[] {
+    return readdirSync(this.dir)
+      .map((name) => SEGMENT_RE.exec(name)?.[1])
+      .filter((k): k is string => k !== undefined)
+      .map(Number)
+      .sort((a, b) => a - b);
+  }
+
   private async load(): Promise<void> {
-    const hasSnapshot = existsSync(join(this.dir, 'store.json'));
-    await this.snapshotDb.read();
-    let replayed = 0;
-    for (const [collection, records] of Object.entries(this.snapshotDb.data.collections)) {
-      for (const record of Object.values(records)) this.apply({ c: collection, id: record.id, v: record });
+    let from = 0;
+    let needsCompaction = false;
+    if (existsSync(this.path(SNAPSHOT))) {
+      from = this.loadSnapshot();
+    } else if (existsSync(this.path(LEGACY_SNAPSHOT))) {
+      // The lowdb-era format: one JSON document (small enough then to be read whole).
+      const legacy = JSON.parse(readFileSync(this.path(LEGACY_SNAPSHOT), 'utf8')) as { collections: Record<string, Record<string, StoredRecord>> };
+      for (const [c, records] of Object.entries(legacy.collections)) for (const v of Object.values(records)) this.apply({ c, id: v.id, v });
+      needsCompaction = true;
     }
-    if (existsSync(this.journalPath)) {
-      const lines = readFileSync(this.journalPath, 'utf8').split('\n');
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i];
-        if (line === '') continue;
-        let ops: Op[];
-        try {
-          ops = JSON.parse(line) as Op[];
-        } catch {
-          // Only the final line can be torn (a kill mid-append); anything else is damage we
-          // must not silently skip past.
-          if (lines.slice(i + 1).some((l) => l !== '')) throw new Error(`journal ${this.journalPath} is damaged at line ${i + 1}`);
-          break;
-        }
-        for (const op of ops) this.apply(op);
-        replayed++;
+    if (existsSync(this.path(LEGACY_JOURNAL))) {
+      this.replay(LEGACY_JOURNAL, true);
+      needsCompaction = true;
+    }
+    const segments = this.segmentsOnDisk().filter((k) => k >= from);
+    // No compaction at open for a journal left by kill -9: the emulator keeps appending to the
+    // newest segment (start-up after a crash costs only the replay); the size trigger, the
+    // timer or the next clean stop compacts it.
+    for (let i = 0; i < segments.length; i++) this.replay(segmentName(segments[i]), i === segments.length - 1);
+    this.segment = segments.length ? segments[segments.length - 1] : from;
+    this.openSegment(this.segment);
+    if (needsCompaction || !existsSync(this.path(SNAPSHOT))) await this.compact();
+  }
+
+  private loadSnapshot(): number {
+    let header: SnapshotHeader | undefined;
+    for (const line of readLines(this.path(SNAPSHOT))) {
+      // The snapshot is renamed into place only after it was written and fsynced whole.
+      if (!line.terminated) throw new Error(`${this.path(SNAPSHOT)} is damaged: line ${line.number} is incomplete`);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line.text);
+      } catch {
+        throw new Error(`${this.path(SNAPSHOT)} is damaged at line ${line.number}`);
       }
+      if (!header) {
+        header = parsed as SnapshotHeader;
+        if (header.svc_store !== 2 || !Number.isInteger(header.segment)) throw new Error(`${this.path(SNAPSHOT)}: unknown format (line 1)`);
+        continue;
+      }
+      const { c, v } = parsed as { c: string; v: StoredRecord };
+      this.apply({ c, id: v.id, v });
     }
-    // The parsed snapshot now lives in the collections; do not keep a second tree of it.
-    this.snapshotDb.data = { version: 1, collections: {} };
-    this.clean = hasSnapshot && replayed === 0;
-    await this.flush();
+    if (!header) throw new Error(`${this.path(SNAPSHOT)} is empty`);
+    return header.segment;
   }
 
-  /** The snapshot as it stands in memory; also what `flush()` writes. */
-  private snapshot(): Snapshot {
-    const collections: Snapshot['collections'] = {};
-    for (const [name, records] of this.collections) collections[name] = Object.fromEntries(records);
-    return { version: 1, collections };
-  }
-
-  override async flush(): Promise<void> {
-    if (this.clean && this.journalFd >= 0) return;
-    if (!this.clean) {
-      const before = this.commits;
-      this.snapshotDb.data = this.snapshot();
-      await this.snapshotDb.write();
-      this.snapshotDb.data = { version: 1, collections: {} };
-      // A transaction journaled during the write is not in this snapshot: keep the journal
-      // (replaying it over the new snapshot is harmless, its ops are whole-record puts).
-      if (this.commits !== before && this.journalFd >= 0) return;
-      this.clean = true;
+  /** Replays one journal file; returns how many transactions it held. */
+  private replay(name: string, last: boolean): number {
+    const path = this.path(name);
+    let count = 0;
+    let torn: { offset: number; number: number } | undefined;
+    for (const line of readLines(path)) {
+      if (torn) throw new Error(`journal ${path} is damaged at line ${torn.number} (a torn line that is not the last one)`);
+      if (line.text === '' && line.terminated) continue;
+      let ops: Op[] | undefined;
+      if (line.terminated) {
+        try {
+          ops = JSON.parse(line.text) as Op[];
+        } catch {
+          ops = undefined;
+        }
+      }
+      if (!ops) {
+        torn = { offset: line.offset, number: line.number };
+        continue;
+      }
+      for (const op of ops) this.apply(op);
+      count++;
     }
-    if (this.journalFd >= 0) closeSync(this.journalFd);
-    this.journalFd = openSync(this.journalPath, 'w'); // 'w' empties it; O_APPEND is not needed with one writer
-
+    if (torn) {
+      // A kill mid-append leaves the final line torn; it was never acknowledged. Only the
+      // newest segment may end that way: an older one was complete when it was rotated away.
+      if (!last) throw new Error(`journal ${path} is damaged at line ${torn.number}`);
+      truncateSync(path, torn.offset);
+    }
+    return count;
   }
 
-  override async close(): Promise<void> {
-    await this.flush();
-    closeSync(this.journalFd);
+  private openSegment(k: number): void {
+    const fd = this.fs.openSync(this.path(segmentName(k)), 'a');
+    this.closeJournal();
+    this.journalFd = fd;
+    this.segment = k;
+    this.journalSize = this.fs.fstatSize(fd);
+    this.tornTail = false;
+  }
+
+  private closeJournal(): void {
+    if (this.journalFd >= 0) this.fs.closeSync(this.journalFd);
     this.journalFd = -1;
-    this.unlock();
   }
 
   protected override persist(ops: Op[]): void {
-    if (this.journalFd < 0) throw new Error('store is closed');
-    this.clean = false;
-    this.commits++;
-    // Written as a string (no Buffer copy per commit); a short write, which a regular file
-    // does not do in practice, falls back to finishing from a Buffer.
+    if (this.journalFd < 0) throw new StoreWriteError(undefined, 'the store is closed');
     const line = JSON.stringify(ops) + '\n';
-    let written = writeSync(this.journalFd, line);
-    if (written < Buffer.byteLength(line)) {
-      const bytes = Buffer.from(line);
-      while (written < bytes.length) written += writeSync(this.journalFd, bytes, written);
+    const before = this.journalSize;
+    try {
+      if (this.tornTail) {
+        this.fs.ftruncateSync(this.journalFd, before);
+        this.tornTail = false;
+      }
+      let written = this.fs.writeSync(this.journalFd, line);
+      const length = Buffer.byteLength(line);
+      if (written < length) {
+        const bytes = Buffer.from(line);
+        while (written < bytes.length) written += this.fs.writeSync(this.journalFd, bytes, written);
+      }
+      if (this.options.fsync) this.fs.fsyncSync(this.journalFd);
+      this.journalSize = before + length;
+    } catch (err) {
+      // Cut off whatever part of the line reached the file, so the next append does not follow
+      // a torn line (which the next load would refuse). If even that fails, try again first
+      // thing at the next append. (The caller rolls memory back.)
+      try {
+        this.fs.ftruncateSync(this.journalFd, before);
+      } catch {
+        this.tornTail = true;
+      }
+      throw StoreWriteError.from(err, 'the change could not be written to the journal');
     }
-    if (this.options.fsync) fsyncSync(this.journalFd);
+    if (this.journalSize >= (this.options.compactAtBytes ?? 64 * 1024 * 1024)) this.compactInBackground();
+  }
+
+  /** Starts a compaction unless one runs; a failure is logged and retried at the next trigger. */
+  private compactInBackground(): void {
+    if (this.compacting || this.closed) return;
+    this.compact().catch((err) => console.error(`[emulator] store compaction failed (the journal keeps every write; retried later): ${(err as Error).message}`));
+  }
+
+  /** Compacts now (or joins the running compaction); see the steps at the top of this file. */
+  compact(): Promise<void> {
+    return (this.compacting ??= this.runCompaction().finally(() => (this.compacting = undefined)));
+  }
+
+  private async runCompaction(): Promise<void> {
+    const next = this.segment + 1;
+    try {
+      this.openSegment(next);
+    } catch (err) {
+      throw StoreWriteError.from(err, 'compaction could not start a new journal segment');
+    }
+    await pauseForTest('rotated');
+    // Frozen view: the record objects as of now (puts replace records, they are not edited in
+    // place); writes from here on go to segment `next` and replay over this snapshot.
+    const frozen: Array<[string, StoredRecord[]]> = [];
+    for (const [c, records] of this.collections) frozen.push([c, Array.from(records.values())]);
+    const tmp = this.path(SNAPSHOT_TMP);
+    const fd = this.fs.openSync(tmp, 'w');
+    try {
+      this.writeAll(fd, `${JSON.stringify({ svc_store: 2, segment: next } satisfies SnapshotHeader)}\n`);
+      const chunk = this.options.chunkRecords ?? 200;
+      let paused = false;
+      let sliceStart = performance.now();
+      for (const [c, records] of frozen) {
+        const prefix = `{"c":${JSON.stringify(c)},"v":`;
+        for (let i = 0; i < records.length; i += chunk) {
+          let text = '';
+          const end = Math.min(records.length, i + chunk);
+          for (let j = i; j < end; j++) text += `${prefix}${JSON.stringify(records[j])}}\n`;
+          this.writeAll(fd, text);
+          if (!paused) {
+            paused = true;
+            await pauseForTest('writing');
+          }
+          // Requests come first: a chunk yields to the event loop, and once this slice has
+          // worked SLICE_MS the compaction rests twice as long (a timer, not setImmediate), so
+          // it takes at most about a third of the loop while the emulator is busy.
+          const worked = performance.now() - sliceStart;
+          // (At close no request is left to serve: no rests.)
+          if (worked >= SLICE_MS && !this.closed) {
+            await new Promise<void>((ok) => setTimeout(ok, Math.ceil(2 * worked)));
+            sliceStart = performance.now();
+          } else await new Promise<void>((ok) => setImmediate(ok));
+        }
+      }
+      await this.fs.fsync(fd);
+    } catch (err) {
+      this.fs.closeSync(fd);
+      rmSync(tmp, { force: true });
+      throw StoreWriteError.from(err, 'compaction could not write the snapshot');
+    }
+    this.fs.closeSync(fd);
+    await pauseForTest('written');
+    await rename(tmp, this.path(SNAPSHOT));
+    if (this.options.fsync) await fsyncDir(this.dir);
+    await pauseForTest('renamed');
+    // Unlinking a segment of hundreds of MB can take a while: off the event loop too.
+    for (const k of this.segmentsOnDisk()) if (k < next) await rm(this.path(segmentName(k)), { force: true });
+    await rm(this.path(LEGACY_JOURNAL), { force: true });
+    await rm(this.path(LEGACY_SNAPSHOT), { force: true });
+    await pauseForTest('deleted');
+  }
+
+  private writeAll(fd: number, text: string): void {
+    const bytes = Buffer.from(text);
+    let written = 0;
+    while (written < bytes.length) written += this.fs.writeSync(fd, bytes, written);
+  }
+
+  /** Settles when the running compaction (if any) has ended, however it ended. */
+  compactionSettled(): Promise<void> {
+    return (this.compacting ?? Promise.resolve()).catch(() => {});
+  }
+
+  /** The journal segment new writes go to (tests tear and inspect it). */
+  journalPath(): string {
+    return this.path(segmentName(this.segment));
+  }
+
+  override async flush(): Promise<void> {
+    if (this.compacting) await this.compacting;
+    if (this.journalSize > 0) await this.compact();
+  }
+
+  override async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    try {
+      // If this compaction fails (disk full), the journal still holds every acknowledged
+      // write and the next start replays it; the error tells the user why.
+      await this.flush();
+    } finally {
+      this.closeJournal();
+      this.unlock();
+    }
   }
 }
+
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * SVC_TEST_COMPACTION_PAUSE=<step>: the compaction stops for good at that step after printing
+ * `store-compaction-paused:<step>` on stderr, so a test can kill -9 the process exactly there.
+ */
+async function pauseForTest(step: CompactionStep): Promise<void> {
+  if (process.env.SVC_TEST_COMPACTION_PAUSE !== step) return;
+  process.stderr.write(`store-compaction-paused:${step}\n`);
+  await new Promise<void>(() => {
+    setInterval(() => {}, 1 << 30); // keeps the process alive until it is killed
+  });
+}
+
+

@@ -66,12 +66,10 @@ export class MemoryStore implements Store {
     this.depth++;
     const undoMark = this.undo.length;
     const opsMark = this.pendingOps.length;
+    let result: R;
     try {
-      const result = fn(this.tx);
+      result = fn(this.tx);
       if (result instanceof Promise) throw new Error('store transactions must be synchronous');
-      this.depth--;
-      if (this.depth === 0) this.commit();
-      return result;
     } catch (err) {
       this.depth--;
       while (this.undo.length > undoMark) this.undo.pop()!();
@@ -84,6 +82,12 @@ export class MemoryStore implements Store {
       }
       throw err;
     }
+    // The commit stays outside the try above: a commit the disk refuses has already undone
+    // itself, and must not run the rollback (and the depth decrement) a second time — that
+    // left depth at -1 once, after which no transaction ever reached the journal again.
+    this.depth--;
+    if (this.depth === 0) this.commit();
+    return result;
   }
 
   /** Called with the ops of every committed transaction (the webhook engine schedules from it). */
@@ -133,7 +137,15 @@ export class MemoryStore implements Store {
       this.pendingOps = [];
       this.undo = [];
     }
-    for (const listener of this.commitListeners) listener(ops);
+    // The write is durable: a listener (live stream, delivery engine) that throws must not
+    // turn it into an error for the caller, nor keep the other listeners from hearing of it.
+    for (const listener of this.commitListeners) {
+      try {
+        listener(ops);
+      } catch (err) {
+        console.error('[emulator] a commit listener failed (the write itself is kept):', err);
+      }
+    }
   }
 
   private set(collection: string, record: StoredRecord): void {

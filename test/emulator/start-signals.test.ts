@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { idem, request, tempDir } from '../helpers/emulator.js';
 import { startSvc } from '../helpers/svc-process.js';
@@ -17,8 +17,10 @@ test('SIGINT exits 0 after flushing: the data is in the snapshot, the journal is
     assert.equal(created.status, 201);
     svc.child.kill('SIGINT');
     assert.equal(await svc.done, 0);
-    assert.equal(readFileSync(join(dataDir, 'journal.ndjson'), 'utf8'), '');
-    assert.ok(readFileSync(join(dataDir, 'store.json'), 'utf8').includes(created.json.data.endpoint.id));
+    const segments = readdirSync(dataDir).filter((f) => /^journal-\d+\.ndjson$/.test(f));
+    assert.equal(segments.length, 1, 'compaction at stop left one journal segment');
+    assert.equal(readFileSync(join(dataDir, segments[0]), 'utf8'), '');
+    assert.ok(readFileSync(join(dataDir, 'snapshot.ndjson'), 'utf8').includes(created.json.data.endpoint.id));
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -41,8 +41,8 @@ export const closed = (child: ChildProcess) =>
   new Promise<number | NodeJS.Signals | null>((ok) => child.once('close', (code, signal) => ok(signal ?? code)));
 
 /** `svc emulator start --json …`: resolves with the parsed ready line. */
-export function startSvc(args: string[]): Promise<SvcProcess> {
-  const child = spawn(process.execPath, [svcBin, 'emulator', 'start', '--json', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startSvc(args: string[], env?: Record<string, string>): Promise<SvcProcess> {
+  const child = spawn(process.execPath, [svcBin, 'emulator', 'start', '--json', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += c));

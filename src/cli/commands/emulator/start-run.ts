@@ -19,8 +19,28 @@ export async function run(opts: StartOptions): Promise<void> {
       payoutOutcome: opts.payoutOutcome,
       momoClearMs: opts.momoDelay,
       webhookTimeoutMs: opts.webhookTimeout,
+      retainDays: opts.retainDays,
     },
   });
+  // The handlers go in before the ready line: a supervisor (or a test) may signal the moment
+  // it reads that line, and Node's default SIGTERM would skip the flush and leave store.lock.
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (!opts.json) process.stderr.write(`\n${signal}: finishing requests and flushing the store…\n`);
+    emulator.close().then(
+      () => process.exit(0),
+      (err) => {
+        // The store released store.lock whatever happened; the journal still holds every
+        // acknowledged write, so the next start replays it.
+        process.stderr.write(`shutdown failed: ${(err as Error).message}\nEvery acknowledged write is in the journal and is replayed at the next start; the data dir's lock was released.\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   const info = emulator.readyInfo();
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(info)}\n`);
@@ -37,21 +57,6 @@ export async function run(opts: StartOptions): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    if (!opts.json) process.stderr.write(`\n${signal}: finishing requests and flushing the store…\n`);
-    emulator.close().then(
-      () => process.exit(0),
-      (err) => {
-        process.stderr.write(`shutdown failed: ${(err as Error).message}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 /** 100/1s, 6000/1m, 50/250ms: the way --rate-limit takes it. */

@@ -18,6 +18,7 @@ export interface StartOptions {
   payoutOutcome: 'completed' | 'failed';
   momoDelay: number;
   webhookTimeout: number;
+  retainDays: number;
 }
 
 export function register(emulator: Command): void {
@@ -35,6 +36,7 @@ export function register(emulator: Command): void {
     .option('--latency <ms>', 'delay every merchant request by this many ms', intFlag(0, 60_000), 0)
     .option('--quiet', 'do not log requests')
     .option('--fsync', 'fsync the journal on every write (survives power loss, slower)')
+    .option('--retain-days <n>', 'keep events, webhook deliveries and OTP messages this many days (clock time); idempotency records live 24 h', intFlag(1, 3650), 7)
     .addOption(new Option('--payout-delay <duration>', 'how long the payout provider takes to answer').argParser(wrapParser(parseDuration)).default(2_000, '2s'))
     .option('--payout-outcome <outcome>', 'what the payout provider answers', choiceFlag(['completed', 'failed'] as const), 'completed')
     .addOption(new Option('--momo-delay <duration>', 'how long a live mobile-money payment stays pending').argParser(wrapParser(parseDuration)).default(5_000, '5s'))

@@ -1,0 +1,202 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { idem, request, tempDir } from '../helpers/emulator.js';
+import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
+import { COMPACTION_STEPS } from '../../emulator/store/file-store.js';
+
+// The store over a real `svc emulator start`: a write the disk refuses is a 503 and is not
+// kept; the emulator works again once the disk does; nothing acknowledged is lost to kill -9,
+// including a kill at each step of a compaction.
+
+const link = (base: string, title: string) => request(base, 'POST', '/v1/api/payment-links', { body: { title, amount: 500 }, idempotencyKey: idem() });
+
+async function assertLinks(base: string, ids: Iterable<string>): Promise<void> {
+  for (const id of ids) {
+    const res = await request(base, 'GET', `/v1/api/payment-links/${id}`);
+    assert.equal(res.status, 200, `acknowledged link ${id} is missing`);
+  }
+}
+
+const waitFor = async (svc: SvcProcess, marker: string) => {
+  while (!svc.stderr().includes(marker)) {
+    if (svc.child.exitCode !== null) throw new Error(`svc exited before ${marker}: ${svc.stderr()}`);
+    await new Promise((r) => svc.child.stderr!.once('data', r));
+  }
+};
+
+test('a journal append that fails (ENOSPC, then EIO on fsync) is a 503 that keeps nothing; later writes are kept through kill -9', async () => {
+  const dataDir = tempDir('svc-enospc-');
+  const faults = join(dataDir, '..', `${dataDir.split('/').pop()}-faults`);
+  try {
+    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off', '--fsync'], { SVC_TEST_STORE_FAULTS: faults });
+    const base = svc.ready.base_url;
+    const acked = new Set<string>();
+    const before = await link(base, 'before the disk filled');
+    assert.equal(before.status, 201);
+    acked.add(before.json.data.id);
+
+    for (const [rule, why] of [
+      ['write ENOSPC', /disk is full/],
+      ['fsync EIO', /I\/O error/],
+      ['write EROFS', /read-only/],
+    ] as const) {
+      writeFileSync(faults, `${rule}\n`);
+      const refused = await link(base, `refused ${rule}`);
+      assert.equal(refused.status, 503, refused.text);
+      assert.equal(refused.json.error.code, 'SERVICE_UNAVAILABLE');
+      assert.match(refused.json.error.message, why);
+      rmSync(faults);
+      // Nothing of the refused request stands in memory either.
+      const list = await request(base, 'GET', '/v1/api/payment-links?limit=100');
+      assert.ok(!list.text.includes(`refused ${rule}`), 'a refused write is listed');
+      // The store works again at once: the next writes commit and are kept.
+      for (let i = 0; i < 5; i++) {
+        const ok = await link(base, `after ${rule} ${i}`);
+        assert.equal(ok.status, 201, ok.text);
+        acked.add(ok.json.data.id);
+      }
+    }
+    svc.child.kill('SIGKILL');
+    assert.equal(await svc.done, 'SIGKILL');
+
+    // The half-written lines were cut off: the journal loads (a torn middle line would be refused).
+    const again = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
+    try {
+      await assertLinks(again.ready.base_url, acked);
+      const list = await request(again.ready.base_url, 'GET', '/v1/api/payment-links?limit=100');
+      assert.ok(!list.text.includes('refused'), 'a refused write came back after restart');
+    } finally {
+      again.child.kill('SIGTERM');
+      assert.equal(await again.done, 0);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(faults, { force: true });
+  }
+});
+
+test('SIGTERM on a full disk exits non-zero with a clear message and releases store.lock; the next start has every write', async () => {
+  const dataDir = tempDir('svc-full-stop-');
+  const faults = `${dataDir}-faults`;
+  try {
+    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet'], { SVC_TEST_STORE_FAULTS: faults });
+    const created = await link(svc.ready.base_url, 'kept in the journal');
+    assert.equal(created.status, 201);
+    writeFileSync(faults, 'open ENOSPC\nwrite ENOSPC\n');
+    svc.child.kill('SIGTERM');
+    assert.notEqual(await svc.done, 0);
+    assert.match(svc.stderr(), /shutdown failed: .*disk is full/);
+    assert.equal(existsSync(join(dataDir, 'store.lock')), false, 'store.lock was left behind');
+    rmSync(faults);
+    const again = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
+    try {
+      await assertLinks(again.ready.base_url, [created.json.data.id]);
+    } finally {
+      again.child.kill('SIGTERM');
+      assert.equal(await again.done, 0);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(faults, { force: true });
+  }
+});
+
+for (const step of COMPACTION_STEPS) {
+  test(`kill -9 while a compaction is at "${step}" keeps every acknowledged write, including those made during it`, async () => {
+    const dataDir = tempDir(`svc-compact-${step}-`);
+    try {
+      // A first run makes the snapshot, so the paused run's compaction is the one we ask for.
+      const first = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
+      first.child.kill('SIGTERM');
+      assert.equal(await first.done, 0);
+
+      const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off'], { SVC_TEST_COMPACTION_PAUSE: step });
+      const base = svc.ready.base_url;
+      const acked = new Set<string>();
+      for (let i = 0; i < 30; i++) acked.add((await link(base, `before ${i}`)).json.data.id);
+      void request(base, 'POST', '/_emulator/store/compact', { key: null }).catch(() => {}); // never answers: paused, then killed
+      await waitFor(svc, `store-compaction-paused:${step}`);
+      for (let i = 0; i < 10; i++) {
+        const res = await link(base, `during ${i}`);
+        assert.equal(res.status, 201, res.text);
+        acked.add(res.json.data.id);
+      }
+      svc.child.kill('SIGKILL');
+      assert.equal(await svc.done, 'SIGKILL');
+
+      const again = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
+      try {
+        await assertLinks(again.ready.base_url, acked);
+        assert.equal(acked.size, 40);
+      } finally {
+        again.child.kill('SIGTERM');
+        assert.equal(await again.done, 0);
+      }
+      // The clean stop compacted: one snapshot, one (empty) segment, no temp file.
+      assert.deepEqual(readdirSync(dataDir).filter((f) => f.includes('ndjson')).sort().length, 2);
+      assert.equal(existsSync(join(dataDir, 'snapshot.ndjson.tmp')), false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('retention on the manual clock: 25 h later the idempotency record is gone from the store, and the key creates anew', async () => {
+  const dataDir = tempDir('svc-retention-');
+  try {
+    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--clock', 'manual']);
+    const base = svc.ready.base_url;
+    try {
+      const key = 'retention-key-1';
+      const first = await request(base, 'POST', '/v1/api/payment-links', { body: { title: 'old', amount: 1 }, idempotencyKey: key });
+      assert.equal(first.status, 201);
+      const replay = await request(base, 'POST', '/v1/api/payment-links', { body: { title: 'old', amount: 1 }, idempotencyKey: key });
+      assert.equal(replay.text, first.text);
+      const snapshotHasKey = async () => {
+        assert.equal((await request(base, 'POST', '/_emulator/store/compact', { key: null })).status, 200);
+        return readFileSync(join(dataDir, 'snapshot.ndjson'), 'utf8').includes(`"key":"${key}"`);
+      };
+      assert.equal(await snapshotHasKey(), true);
+      assert.equal((await request(base, 'POST', '/_emulator/clock/advance', { key: null, body: { by: '25h' } })).status, 200);
+      assert.equal(await snapshotHasKey(), false, 'the expired idempotency record is still stored');
+      const anew = await request(base, 'POST', '/v1/api/payment-links', { body: { title: 'new', amount: 2 }, idempotencyKey: key });
+      assert.equal(anew.status, 201);
+      assert.notEqual(anew.json.data.id, first.json.data.id);
+    } finally {
+      svc.child.kill('SIGTERM');
+      assert.equal(await svc.done, 0);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('retention: events (with finished deliveries) go after --retain-days of emulator time, not before', async () => {
+  const dataDir = tempDir('svc-retain-days-');
+  try {
+    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--clock', 'manual', '--retain-days', '3']);
+    const base = svc.ready.base_url;
+    try {
+      const created = await link(base, 'evented');
+      const paid = await request(base, 'POST', `/v1/api/payment-links/${created.json.data.id}/simulate`, { body: {} });
+      assert.equal(paid.status, 201, paid.text);
+      const events = async () => (await request(base, 'GET', '/_emulator/events?merchant_id=mer_acme&environment=test', { key: null })).json.data.events.length;
+      const before = await events();
+      assert.ok(before > 0);
+      const advance = (hours: number) => request(base, 'POST', '/_emulator/clock/advance', { key: null, body: { ms: hours * 3600_000 } });
+      assert.equal((await advance(2 * 24)).status, 200);
+      assert.equal(await events(), before, 'events went before --retain-days');
+      assert.equal((await advance(24 + 1)).status, 200);
+      assert.equal(await events(), 0, 'events outlived --retain-days');
+      // The payment itself is kept for good.
+      assert.equal((await request(base, 'GET', `/v1/api/payments/${paid.json.data.id}`)).status, 200);
+    } finally {
+      svc.child.kill('SIGTERM');
+      assert.equal(await svc.done, 0);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
