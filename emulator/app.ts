@@ -57,6 +57,7 @@ export function createApp(services: Services, options: AppOptions) {
   app.use((req: Request, res: Response, next: NextFunction) => (/^\/checkout(\/|$)/.test(req.path) ? next() : json(req, res, next)));
 
   const gateway: Gateway = { services, limiter: new RateLimiter(options.rateLimit), ledger: new IdempotencyLedger(services) };
+  services.hooks.worldReplaced.push(() => gateway.limiter.clear());
   mountRoutes(app, allRoutes(), gateway);
   app.use('/_emulator', controlRouter(services));
   // The OpenAPI document of the /v1 routes above (no key needed: it describes, it does not act).

@@ -101,6 +101,14 @@ export class EmulatorClock implements Clock {
 
   /** Stops the wake-up timer so the process can exit. */
   stop(): void {
+    this.clearTimers();
+  }
+
+  /**
+   * Drops every waiting timer (a reset or restore replaces the world the timers were armed
+   * for; the modules re-arm from the new records). The clock keeps its time and keeps working.
+   */
+  clearTimers(): void {
     if (this.wake) clearTimeout(this.wake);
     this.wake = undefined;
     this.timers = [];

@@ -5,6 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { EmulatorClock, type ClockMode } from './clock.js';
 import { FileStore } from './store/file-store.js';
+import { MemoryStore } from './store/memory-store.js';
+import { fixtureWorld, parseSnapshot, restoreSnapshot, takeSnapshot, type WorldSnapshot } from './world.js';
 import { DEFAULT_RETAIN_DAYS, pruneExpired } from './retention.js';
 import { type EmulatorConfig, type Logger, type Services } from './services.js';
 import { Timestamps } from './ids.js';
@@ -31,7 +33,10 @@ export function packageFile(relative: string): string {
 export interface EmulatorOptions {
   port?: number;
   host?: string;
+  /** Where the file store lives; ignored with `store: 'memory'`. */
   dataDir?: string;
+  /** 'file' (default): the journaled store in dataDir. 'memory': nothing on disk (tests). */
+  store?: 'file' | 'memory';
   fixtures?: string;
   clock?: ClockMode;
   /** Start time for a manual clock (ms since epoch); default: now. */
@@ -41,22 +46,33 @@ export interface EmulatorOptions {
   logger?: Logger;
   config?: Partial<Omit<EmulatorConfig, 'baseUrl' | 'checkoutUrl'>>;
   fsync?: boolean;
+  /**
+   * What `POST /_emulator/stop` does once it has answered: the CLI exits the process; the
+   * default (an emulator inside a test process) closes it.
+   */
+  onStopRequest?: () => void;
 }
 
 export interface RunningEmulator {
   baseUrl: string;
   checkoutUrl: string;
-  dataDir: string;
+  /** null with the memory store. */
+  dataDir: string | null;
   services: Services;
   /** The ready line `svc emulator start --json` prints. */
   readyInfo(): ReadyInfo;
+  /** Back to the fixtures: every record replaced, same port and keys (world.ts). */
+  reset(): Promise<void>;
+  snapshot(): WorldSnapshot;
+  /** Puts a snapshot back; a malformed one is refused before anything changes. */
+  restore(snapshot: unknown): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface ReadyInfo {
   base_url: string;
   checkout_url: string;
-  data_dir: string;
+  data_dir: string | null;
   keys: ReturnType<typeof listKeys>;
 }
 
@@ -76,9 +92,9 @@ function listenError(err: NodeJS.ErrnoException, port: number, host: string): Er
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const dataDir = resolve(options.dataDir ?? DEFAULT_DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
-  const store = await FileStore.open(dataDir, { fsync: options.fsync });
+  const dataDir = options.store === 'memory' ? null : resolve(options.dataDir ?? DEFAULT_DATA_DIR);
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const store = dataDir ? await FileStore.open(dataDir, { fsync: options.fsync }) : new MemoryStore();
   const clock = new EmulatorClock(options.clock ?? 'system', options.clockStart);
   const stamps = new Timestamps(clock);
   const config: EmulatorConfig = {
@@ -92,10 +108,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     retainDays: DEFAULT_RETAIN_DAYS,
     ...options.config,
   };
-  const services: Services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, hooks: { paymentSettled: [] } };
+  const services: Services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, hooks: { paymentSettled: [], worldReplaced: [] }, dataDir };
 
   for (const r of resources) r.setup?.(services);
-  if (store.count('merchants') === 0) seed(services, readFixtures(options.fixtures ?? DEFAULT_FIXTURES));
+  const fixtures = () => readFixtures(options.fixtures ?? DEFAULT_FIXTURES);
+  let seededAtStart: WorldSnapshot | undefined;
+  if (store.count('merchants') === 0) {
+    seed(services, fixtures());
+    seededAtStart = takeSnapshot(services);
+  }
+  const reset = fixtureWorld(services, fixtures, seededAtStart);
+  services.lifecycle = {
+    reset,
+    // After the answer has gone out: the caller (svc emulator stop) hears "stopping", then waits for the exit.
+    requestStop: () => setImmediate(() => (options.onStopRequest ? options.onStopRequest() : void close().catch((err) => services.log.warn(`stop failed: ${(err as Error).message}`)))),
+  };
   // Stamps must keep increasing across restarts, even if the wall clock went back.
   for (const p of store.all<PaymentRecord>(PAYMENTS)) stamps.observe(p.created_at);
 
@@ -123,8 +150,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const readyInfo = (): ReadyInfo => ({ base_url: config.baseUrl, checkout_url: config.checkoutUrl, data_dir: dataDir, keys: listKeys(services) });
   // The CLI finds a running emulator through this file (see src/cli/config).
-  const discovery = resolve(dataDir, 'emulator.json');
-  writeFileSync(discovery, JSON.stringify({ ...readyInfo(), pid: process.pid }, null, 2), { mode: 0o600 });
+  // (A memory-store emulator belongs to the process that started it: nothing to discover.)
+  const discovery = dataDir ? resolve(dataDir, 'emulator.json') : undefined;
+  if (discovery) writeFileSync(discovery, JSON.stringify({ ...readyInfo(), pid: process.pid }, null, 2), { mode: 0o600 });
   for (const r of resources) r.start?.(services); // webhook delivery engine and live stream
   // Retention (retention.ts) at start, then every 10 min of real time; with a manual clock,
   // each `clock advance` also prunes (control/routes.ts). A refused write is only logged:
@@ -154,8 +182,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       });
       clock.stop();
       await store.close();
-      rmSync(discovery, { force: true });
+      if (discovery) rmSync(discovery, { force: true });
     })());
 
-  return { baseUrl: config.baseUrl, checkoutUrl: config.checkoutUrl, dataDir, services, readyInfo, close };
+  return {
+    baseUrl: config.baseUrl,
+    checkoutUrl: config.checkoutUrl,
+    dataDir,
+    services,
+    readyInfo,
+    reset,
+    snapshot: () => takeSnapshot(services),
+    restore: (snapshot) => restoreSnapshot(services, parseSnapshot(snapshot)),
+    close,
+  };
 }

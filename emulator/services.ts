@@ -14,11 +14,24 @@ export interface Services {
   log: Logger;
   /** Reactions other modules register at setup, run inside the transaction that caused them. */
   hooks: Hooks;
+  /** The file store's folder (snapshots are kept under it); null with the memory store. */
+  dataDir: string | null;
+  /** The emulator as a whole, for the control API (set by server.ts before it listens). */
+  lifecycle?: Lifecycle;
+}
+
+export interface Lifecycle {
+  /** Every record back to the fixtures (world.ts). */
+  reset(): Promise<void>;
+  /** Stops the emulator once the current answer is sent. */
+  requestStop(): void;
 }
 
 export interface Hooks {
   /** A payment reached `completed` or `failed` (wallets credit the merchant here). */
   paymentSettled: Array<(tx: Transaction, payment: PaymentRecord) => void>;
+  /** The whole world was replaced (reset, restore: world.ts): drop in-memory state about it. */
+  worldReplaced: Array<() => void>;
 }
 
 export interface EmulatorConfig {

@@ -29,6 +29,11 @@ export class RateLimiter {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
+  /** Full buckets for everyone (a reset world starts unthrottled). */
+  clear(): void {
+    this.buckets.clear();
+  }
+
   take(merchantId: string): void {
     if (!this.config) return;
     const { limit, windowMs } = this.config;

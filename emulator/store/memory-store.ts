@@ -90,6 +90,24 @@ export class MemoryStore implements Store {
     return result;
   }
 
+  /** Every record of every collection, by collection name (a snapshot of the world; world.ts). */
+  dump(): Record<string, StoredRecord[]> {
+    const out: Record<string, StoredRecord[]> = {};
+    for (const [c, records] of this.collections) if (records.size > 0) out[c] = Array.from(records.values());
+    return out;
+  }
+
+  /**
+   * Replaces every record with `records`, as one transaction: a restore journals like any
+   * write, and a disk that refuses it rolls the whole replacement back (the old world stays).
+   */
+  replaceAll(records: Record<string, readonly StoredRecord[]>): void {
+    this.transaction((tx) => {
+      for (const [c, existing] of this.collections) for (const id of Array.from(existing.keys())) tx.delete(c, id);
+      for (const [c, list] of Object.entries(records)) for (const r of list) tx.put(c, r);
+    });
+  }
+
   /** Called with the ops of every committed transaction (the webhook engine schedules from it). */
   onCommit(listener: (ops: readonly Op[]) => void): () => void {
     this.commitListeners.add(listener);

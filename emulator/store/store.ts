@@ -47,6 +47,10 @@ export interface Store {
   viewIndex<T extends StoredRecord>(collection: string, index: string, key: string): IndexView<T>;
   /** Runs `fn` in a transaction and commits it; if `fn` throws, its writes are undone. */
   transaction<R>(fn: (tx: Transaction) => R): R;
+  /** Every record, by collection (snapshots; world.ts). */
+  dump(): Record<string, StoredRecord[]>;
+  /** Replaces every record in one transaction (restore and reset; world.ts). */
+  replaceAll(records: Record<string, readonly StoredRecord[]>): void;
   onCommit(listener: (ops: readonly { c: string; id: string; v?: StoredRecord }[]) => void): () => void;
   /** Writes a compact snapshot and empties the journal. */
   flush(): Promise<void>;

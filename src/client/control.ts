@@ -86,4 +86,12 @@ export class ControlApi {
   redeliver = (id: string) => this.post(`/deliveries/${encodeURIComponent(id)}/redeliver`);
   approvePayrollRun = (id: string, pin: string) => this.post(`/payroll-runs/${encodeURIComponent(id)}/approve`, { pin });
   metrics = () => this.get('/metrics');
+  // The world as a whole (emulator/control/world-routes.ts).
+  reset = () => this.post<{ reset: boolean }>('/reset');
+  snapshot = () => this.get('/snapshot');
+  restoreSnapshot = (snapshot: unknown) => this.post<{ restored: boolean }>('/snapshot/restore', snapshot);
+  saveSnapshot = (name: string) => this.post<{ name: string; bytes: number }>('/snapshots', { name });
+  restoreNamedSnapshot = (name: string) => this.post<{ restored: string }>(`/snapshots/${encodeURIComponent(name)}/restore`);
+  snapshots = () => this.get<{ snapshots: Array<{ name: string; bytes: number; saved_at: string }> }>('/snapshots');
+  stop = () => this.post<{ stopping: boolean; pid: number }>('/stop');
 }

@@ -270,7 +270,7 @@ describe('wallet approval', () => {
     const { mandate } = await created({ rail: 'wallet', customer_ref: 'cus_p', currency: 'USD', max_amount_cents: 700 }, KEYS.acmeLive);
     const JOSEPH = '+231770000202';
     assert.match((await approveWallet(mandate.id, JOSEPH, '0000')).json.error.message, /4 attempts left/);
-    const dataDir = emu.dataDir;
+    const dataDir = emu.dataDir!;
     const now = emu.services.clock.now();
     await emu.stop({ keepData: true });
     emu = await startTestEmulator({ dataDir, clockStart: now });

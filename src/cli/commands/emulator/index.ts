@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { register as registerStart } from './start.js';
+import { register as registerStart, registerExec } from './start.js';
 import { apiOptions, examples, lazy } from '../../options.js';
 import { intFlag } from '../../parse.js';
 
@@ -7,6 +7,7 @@ import { intFlag } from '../../parse.js';
 
 export function register(emulator: Command): void {
   registerStart(emulator);
+  registerExec(emulator);
   const c = (parent: Command, name: string, description: string) => apiOptions(parent.command(name).description(description));
 
   examples(c(emulator, 'status', 'Is the emulator answering? (control API health)').action(lazy(() => import('./control.js'), 'status')), ['svc emulator status']);
@@ -18,6 +19,25 @@ export function register(emulator: Command): void {
     'svc emulator keys',
     "svc emulator keys --json | jq -r '.keys[0].key'",
   ]);
+
+  examples(c(emulator, 'reset', 'Every record back to the fixtures (same port, same keys)').action(lazy(() => import('./world.js'), 'reset')), ['svc emulator reset']);
+  examples(c(emulator, 'stop', 'Stop the running emulator gracefully and wait until it has exited').action(lazy(() => import('./world.js'), 'stop')), ['svc emulator stop']);
+  const snapshot = emulator.command('snapshot').description('Save the whole world under a name and put it back later (kept in <data dir>/snapshots)');
+  const snapshotName = (cmd: Command) => cmd.argument('<name>', 'letters, digits, dots, dashes, underscores (up to 64)');
+  examples(snapshotName(c(snapshot, 'save', 'Save every record under NAME (replaces an older one)')).action(lazy(() => import('./world.js'), 'snapshotSave')), ['svc emulator snapshot save checkout-ready']);
+  examples(snapshotName(c(snapshot, 'restore', 'Replace every record with the snapshot NAME')).action(lazy(() => import('./world.js'), 'snapshotRestore')), ['svc emulator snapshot restore checkout-ready']);
+  examples(c(snapshot, 'list', 'Saved snapshots, newest first').action(lazy(() => import('./world.js'), 'snapshotList')), ['svc emulator snapshot list']);
+
+  const fixtures = emulator.command('fixtures').description('Custom fixtures files (format: fixtures/fixtures.schema.json in the package)');
+  examples(
+    fixtures
+      .command('validate')
+      .description('Check a fixtures file as the emulator would; problems are named by JSON path (exit 2)')
+      .argument('<file>')
+      .option('--json', 'print the result as JSON')
+      .action(lazy(() => import('./fixtures.js'), 'validate')),
+    ['svc emulator fixtures validate fixtures/ci.json'],
+  );
 
   const clock = emulator.command('clock').description("Read or move the emulator's clock");
   examples(c(clock, 'show', 'Current emulator time and pending timers').action(lazy(() => import('./control.js'), 'clockShow')), ['svc emulator clock show']);

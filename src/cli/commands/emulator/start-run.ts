@@ -1,9 +1,11 @@
 import chalk from 'chalk';
-import { consoleLogger, startEmulator } from '../../../../emulator/server.js';
+import { consoleLogger, startEmulator, type EmulatorOptions } from '../../../../emulator/server.js';
+import { importWorld } from './world-file.js';
 import type { StartOptions } from './start.js';
 
-export async function run(opts: StartOptions): Promise<void> {
-  const emulator = await startEmulator({
+/** The emulator options both `start` and `exec` build from their shared flags. */
+export function emulatorOptions(opts: StartOptions): EmulatorOptions {
+  return {
     port: opts.port,
     host: opts.host,
     dataDir: opts.dataDir,
@@ -21,7 +23,16 @@ export async function run(opts: StartOptions): Promise<void> {
       webhookTimeoutMs: opts.webhookTimeout,
       retainDays: opts.retainDays,
     },
+  };
+}
+
+export async function run(opts: StartOptions): Promise<void> {
+  const emulator = await startEmulator({
+    ...emulatorOptions(opts),
+    // `svc emulator stop` (POST /_emulator/stop): the same path as a SIGTERM.
+    onStopRequest: () => stop('stop requested'),
   });
+  if (opts.import) await importWorld(emulator, opts.import);
   // The handlers go in before the ready line: a supervisor (or a test) may signal the moment
   // it reads that line, and Node's default SIGTERM would skip the flush and leave store.lock.
   let stopping = false;

@@ -6,8 +6,9 @@ import { choiceFlag, intFlag, wrapParser } from '../../parse.js';
 export interface StartOptions {
   port: number;
   host: string;
-  dataDir: string;
+  dataDir?: string;
   fixtures?: string;
+  import?: string;
   json?: boolean;
   clock: 'system' | 'manual';
   rateLimit: ReturnType<typeof parseRateLimit>;
@@ -21,15 +22,14 @@ export interface StartOptions {
   retainDays: number;
 }
 
-export function register(emulator: Command): void {
-  emulator
-    .command('start')
-    .description('Run the local emulator of the payments service')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', intFlag(0, 65535), 4242)
+/** The options `start` and `exec` share: one emulator, configured the same way. */
+function emulatorOptions(cmd: Command, defaults: { port: number; dataDir?: string }): Command {
+  return cmd
+    .option('--port <n>', 'port to listen on (0 picks a free one)', intFlag(0, 65535), defaults.port)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
-    .option('--data-dir <dir>', 'where the store lives; a restart on the same dir keeps everything', '.svc')
+    .option('--data-dir <dir>', defaults.dataDir ? 'where the store lives; a restart on the same dir keeps everything' : 'where the store lives (default: a temporary folder, removed at the end)', defaults.dataDir)
     .option('--fixtures <file>', 'seed a new data dir from this file (default: the bundled fixtures/default.json)')
-    .option('--json', 'print one JSON ready line on stdout and nothing else there')
+    .option('--import <dir>', 'start from the world an earlier `svc emulator exec --export-on-exit <dir>` wrote')
     .option('--clock <mode>', 'system (real time) or manual (frozen until `svc emulator clock advance`)', choiceFlag(['system', 'manual'] as const), 'system')
     // Parsed defaults get a readable label in --help (commander would print their JSON).
     .addOption(new Option('--rate-limit <spec>', 'per-merchant budget, e.g. 100/1s, 6000/1m, or off').argParser(wrapParser(parseRateLimit)).default(parseRateLimit('100/1s'), '100/1s'))
@@ -40,7 +40,12 @@ export function register(emulator: Command): void {
     .addOption(new Option('--payout-delay <duration>', 'how long the payout provider takes to answer').argParser(wrapParser(parseDuration)).default(2_000, '2s'))
     .option('--payout-outcome <outcome>', 'what the payout provider answers', choiceFlag(['completed', 'failed'] as const), 'completed')
     .addOption(new Option('--momo-delay <duration>', 'how long a live mobile-money payment stays pending').argParser(wrapParser(parseDuration)).default(5_000, '5s'))
-    .addOption(new Option('--webhook-timeout <duration>', 'how long a receiver may take to answer').argParser(wrapParser(parseDuration)).default(10_000, '10s'))
+    .addOption(new Option('--webhook-timeout <duration>', 'how long a receiver may take to answer').argParser(wrapParser(parseDuration)).default(10_000, '10s'));
+}
+
+export function register(emulator: Command): void {
+  emulatorOptions(emulator.command('start').description('Run the local emulator of the payments service'), { port: 4242, dataDir: '.svc' })
+    .option('--json', 'print one JSON ready line on stdout and nothing else there')
     .addHelpText(
       'after',
       `
@@ -54,4 +59,26 @@ The --json ready line:
    "data_dir":"/abs/.svc","keys":[{"name","key","environment","scopes","merchant_id","revoked"}]}`,
     )
     .action(async (opts: StartOptions) => (await import('./start-run.js')).run(opts));
+}
+
+export interface ExecOptions extends StartOptions {
+  exportOnExit?: string;
+}
+
+export function registerExec(emulator: Command): void {
+  emulatorOptions(emulator.command('exec').description('Start an emulator, run a command against it, stop it, and exit with the command\'s exit code'), { port: 0 })
+    .argument('<command...>', 'the command and its arguments, after --')
+    .option('--export-on-exit <dir>', 'write the world at the end (for `svc emulator start --import <dir>`)')
+    .addHelpText(
+      'after',
+      `
+The command gets SVC_BASE_URL, SVC_API_KEY (a test key with every scope), SVC_LIVE_API_KEY,
+SVC_CHECKOUT_URL and SVC_DATA_DIR in its environment; svc's own commands pick them up.
+
+Examples:
+  $ svc emulator exec -- npm test
+  $ svc emulator exec --clock manual --rate-limit off -- node --test
+  $ svc emulator exec --export-on-exit ./svc-world -- npx vitest run`,
+    )
+    .action(async (command: string[], opts: ExecOptions) => (await import('./exec-run.js')).run(command, opts));
 }

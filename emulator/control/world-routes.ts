@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Services } from '../services.js';
+import { ApiError } from '../schema/errors.js';
+import { parseSnapshot, restoreSnapshot, takeSnapshot } from '../world.js';
+import { SnapshotName } from '../schema/snapshot-name.js';
+import { fixturesJsonSchema } from '../fixtures-schema.js';
+import { defineControl, type ControlRoute } from './route.js';
+
+// The world as a whole, from outside the process: reset to the fixtures, snapshots (whole, in
+// a body, or named and kept under <data dir>/snapshots/), and a graceful stop. The CLI's
+// `svc emulator reset | snapshot … | stop` and the testing API call these.
+
+const SNAPSHOT_DIR = 'snapshots';
+
+function lifecycle(s: Services) {
+  if (!s.lifecycle) throw new ApiError('SERVICE_UNAVAILABLE', 'The emulator is still starting.');
+  return s.lifecycle;
+}
+
+function snapshotDir(s: Services): string {
+  if (!s.dataDir) throw new ApiError('VALIDATION_ERROR', 'This emulator keeps no data dir (memory store): take the snapshot with GET /_emulator/snapshot instead of naming one.');
+  return join(s.dataDir, SNAPSHOT_DIR);
+}
+
+function snapshotFile(s: Services, name: string): string {
+  return join(snapshotDir(s), `${name}.json`);
+}
+
+export const worldControlRoutes: ControlRoute[] = [
+  defineControl({
+    method: 'post',
+    path: '/reset',
+    summary: 'Every record back to the fixtures (same port, same keys); webhook retries and provider timers are dropped with the old records',
+    handler: async (s) => {
+      await lifecycle(s).reset();
+      return { reset: true };
+    },
+  }),
+  defineControl({
+    method: 'get',
+    path: '/snapshot',
+    summary: 'The whole world (every record) as one JSON document, for POST /_emulator/snapshot/restore',
+    handler: (s) => takeSnapshot(s),
+  }),
+  defineControl({
+    method: 'post',
+    path: '/snapshot/restore',
+    summary: 'Replace the whole world with a snapshot from GET /_emulator/snapshot (refused whole if malformed)',
+    body: z.unknown(),
+    handler: async (s, { body }) => {
+      await restoreSnapshot(s, parseSnapshot(body));
+      return { restored: true };
+    },
+  }),
+  defineControl({
+    method: 'get',
+    path: '/snapshots',
+    summary: 'Snapshots kept under the data dir, newest first',
+    handler: (s) => {
+      const dir = snapshotDir(s);
+      let files: string[] = [];
+      try {
+        files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+      } catch {
+        // no snapshot saved yet
+      }
+      const list = files.map((f) => {
+        const st = statSync(join(dir, f));
+        return { name: f.slice(0, -'.json'.length), bytes: st.size, saved_at: st.mtime.toISOString() };
+      });
+      return { snapshots: list.sort((a, b) => b.saved_at.localeCompare(a.saved_at)) };
+    },
+  }),
+  defineControl({
+    method: 'post',
+    path: '/snapshots',
+    summary: 'Save the world under a name (<data dir>/snapshots/<name>.json); an existing name is replaced',
+    status: 201,
+    body: z.strictObject({ name: SnapshotName }),
+    handler: (s, { body }) => {
+      const file = snapshotFile(s, body.name);
+      mkdirSync(snapshotDir(s), { recursive: true });
+      // Temp file then rename: a crash mid-write never leaves a half snapshot under the name.
+      const text = JSON.stringify(takeSnapshot(s));
+      const tmp = `${file}.tmp`;
+      try {
+        writeFileSync(tmp, text, { mode: 0o600 });
+        renameSync(tmp, file);
+      } catch (err) {
+        throw new ApiError('SERVICE_UNAVAILABLE', `The snapshot could not be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was saved under "${body.name}".`);
+      }
+      return { name: body.name, bytes: Buffer.byteLength(text) };
+    },
+  }),
+  defineControl({
+    method: 'post',
+    path: '/snapshots/:name/restore',
+    summary: 'Replace the whole world with a saved snapshot',
+    handler: async (s, { params }) => {
+      const name = SnapshotName.safeParse(params.name);
+      if (!name.success) throw new ApiError('VALIDATION_ERROR', `Snapshot name ${name.error.issues[0].message}.`);
+      let text: string;
+      try {
+        text = readFileSync(snapshotFile(s, name.data), 'utf8');
+      } catch {
+        throw new ApiError('NOT_FOUND', `No snapshot named "${name.data}" (list them with svc emulator snapshot list).`);
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new ApiError('VALIDATION_ERROR', `The snapshot file of "${name.data}" is not JSON; the world was left as it was.`);
+      }
+      await restoreSnapshot(s, parseSnapshot(parsed));
+      return { restored: name.data };
+    },
+  }),
+  defineControl({
+    method: 'get',
+    path: '/fixtures.schema.json',
+    summary: 'The fixtures file format as a JSON Schema (also shipped as fixtures/fixtures.schema.json)',
+    handler: () => fixturesJsonSchema(),
+  }),
+  defineControl({
+    method: 'post',
+    path: '/stop',
+    summary: 'Stop the emulator gracefully (requests finish, the store is flushed, the lock released)',
+    handler: (s) => {
+      lifecycle(s).requestStop();
+      return { stopping: true, pid: process.pid };
+    },
+  }),
+];

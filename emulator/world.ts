@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { Services } from './services.js';
+import type { StoredRecord } from './store/store.js';
+import { resources } from './registry.js';
+import { seed, type FixtureFile } from './fixtures.js';
+import { ApiError } from './schema/errors.js';
+
+// The whole world of one emulator — every record of every collection — as a value: taken
+// (snapshot), put back (restore) and put back to the fixtures (reset), so a test can give
+// every case a fresh world without a new process, the way Miniflare or firebase emulators do.
+//
+// Replacing the world is one store transaction (journaled like any write; a disk that refuses
+// it leaves the old world whole). Background work armed for the old records (webhook retries,
+// payout answers, MoMo clearing) is stopped first and re-armed from the new records after,
+// through the same start/stop hooks a restart uses. The clock keeps its time: moving it back
+// would break the rule that timestamps only increase.
+
+export const SNAPSHOT_FORMAT = 1;
+
+const RecordShape = z.looseObject({ id: z.string().min(1) });
+
+/** A snapshot, as `snapshot()` returns it, `GET /_emulator/snapshot` serves and files keep it. */
+export const WorldSnapshot = z.strictObject({
+  svc_snapshot: z.literal(SNAPSHOT_FORMAT),
+  taken_at: z.string(),
+  collections: z.record(z.string().regex(/^[a-z_]+$/, 'collection names are lowercase words'), z.array(RecordShape)),
+});
+export type WorldSnapshot = z.infer<typeof WorldSnapshot>;
+
+export function takeSnapshot(services: Services): WorldSnapshot {
+  // A deep copy: the snapshot must not change when the world goes on (records are replaced,
+  // never edited, but a caller may edit what it was given).
+  const collections = structuredClone(services.store.dump());
+  return { svc_snapshot: SNAPSHOT_FORMAT, taken_at: new Date(services.clock.now()).toISOString(), collections };
+}
+
+/** Checks a snapshot from outside (a file, a request body); a bad one is a 422 naming the field. */
+export function parseSnapshot(value: unknown): WorldSnapshot {
+  const parsed = WorldSnapshot.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue.path.length > 0 ? issue.path.join('.') : 'the snapshot';
+    throw new ApiError('VALIDATION_ERROR', `Not an svc snapshot: ${where}: ${issue.message}.`);
+  }
+  return parsed.data;
+}
+
+export async function restoreSnapshot(services: Services, snapshot: WorldSnapshot): Promise<void> {
+  const records = structuredClone(snapshot.collections) as Record<string, StoredRecord[]>;
+  await replaceWorld(services, () => services.store.replaceAll(records));
+}
+
+/**
+ * Back to the fixtures. The seeded world is made once (hashing owner PINs is deliberately slow)
+ * and kept, so later resets only copy it back; `seededAtStart` is that world when the
+ * emulator seeded an empty store at start, so even the first reset is a copy.
+ */
+export function fixtureWorld(services: Services, fixtures: () => FixtureFile, seededAtStart?: WorldSnapshot): () => Promise<void> {
+  let seeded = seededAtStart;
+  return async () => {
+    if (seeded) return restoreSnapshot(services, seeded);
+    await replaceWorld(services, () => {
+      services.store.replaceAll({});
+      seed(services, fixtures());
+    });
+    seeded = takeSnapshot(services);
+  };
+}
+
+async function replaceWorld(services: Services, replace: () => void): Promise<void> {
+  const stopped = [...resources].reverse();
+  for (const r of stopped) await r.stop?.(services);
+  services.clock.clearTimers();
+  try {
+    replace();
+  } finally {
+    // Whatever happened, the background work runs again over the records the store now holds.
+    for (const hook of services.hooks.worldReplaced) hook();
+    for (const r of resources) r.start?.(services);
+  }
+}

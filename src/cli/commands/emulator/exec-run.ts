@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { constants } from 'node:os';
+import { startEmulator } from '../../../../emulator/server.js';
+import { SCOPES } from '../../../../emulator/schema/scopes.js';
+import type { ExecOptions } from './start.js';
+import { emulatorOptions } from './start-run.js';
+import { exportWorld, importWorld } from './world-file.js';
+
+// `svc emulator exec [start options] -- <command…>`: the emulator lives exactly as long as the
+// command (as `firebase emulators:exec` does), so a CI step is one line and never leaves an
+// emulator or a data dir behind. The exit code is the command's; svc's own failures use 2
+// (bad usage, cannot start) and 127 (the command cannot be run), as shells do.
+
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+export async function run(command: string[], opts: ExecOptions): Promise<void> {
+  const tempDir = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'svc-exec-'));
+  const dataDir = opts.dataDir ?? tempDir!;
+  const cleanup = () => tempDir && rmSync(tempDir, { recursive: true, force: true });
+  let emulator;
+  try {
+    // Request lines would interleave with the command's own output: exec keeps them off.
+    emulator = await startEmulator({ ...emulatorOptions(opts), dataDir, logRequests: false });
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+  if (opts.import) await importWorld(emulator, opts.import).catch((err) => (cleanup(), Promise.reject(err)));
+  const info = emulator.readyInfo();
+  const allScopes = (k: (typeof info.keys)[number]) => !k.revoked && SCOPES.every((s) => k.scopes.includes(s));
+  const testKey = info.keys.find((k) => k.environment === 'test' && allScopes(k));
+  const liveKey = info.keys.find((k) => k.environment === 'live' && allScopes(k));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SVC_BASE_URL: info.base_url,
+    SVC_CHECKOUT_URL: info.checkout_url,
+    SVC_DATA_DIR: dataDir,
+    ...(testKey && { SVC_API_KEY: testKey.key }),
+    ...(liveKey && { SVC_LIVE_API_KEY: liveKey.key }),
+  };
+
+  const [file, ...args] = command;
+  const child = spawn(file, args, { stdio: 'inherit', env });
+  const forward = (signal: NodeJS.Signals) => () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  const handlers = FORWARDED.map((signal) => [signal, forward(signal)] as const);
+  for (const [signal, handler] of handlers) process.on(signal, handler);
+
+  const outcome = await new Promise<{ code: number; why?: string }>((ok) => {
+    child.once('error', (err: NodeJS.ErrnoException) =>
+      ok({ code: 127, why: err.code === 'ENOENT' ? `cannot run "${file}": no such command` : `cannot run "${file}": ${err.message}` }),
+    );
+    child.once('exit', (code, signal) => ok({ code: code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0) }));
+  });
+  for (const [signal, handler] of handlers) process.off(signal, handler);
+
+  let exitCode = outcome.code;
+  if (outcome.why) process.stderr.write(`svc emulator exec: ${outcome.why}\n`);
+  try {
+    if (opts.exportOnExit) {
+      const written = exportWorld(emulator, opts.exportOnExit);
+      process.stderr.write(`svc emulator exec: world written to ${written} (start from it with svc emulator start --import ${opts.exportOnExit})\n`);
+    }
+  } catch (err) {
+    process.stderr.write(`svc emulator exec: --export-on-exit failed: ${(err as Error).message}\n`);
+    if (exitCode === 0) exitCode = 1;
+  }
+  try {
+    await emulator.close();
+  } catch (err) {
+    process.stderr.write(`svc emulator exec: stopping the emulator failed: ${(err as Error).message}\n`);
+    if (exitCode === 0) exitCode = 1;
+  } finally {
+    cleanup();
+  }
+  process.exit(exitCode);
+}

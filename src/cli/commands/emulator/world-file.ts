@@ -1,0 +1,35 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunningEmulator } from '../../../../emulator/server.js';
+import { UsageError } from '../../errors.js';
+
+// A world written to a folder (`exec --export-on-exit DIR`) and read back (`start --import
+// DIR`): one snapshot file, world.json, in the format of GET /_emulator/snapshot.
+
+const FILE = 'world.json';
+
+export async function importWorld(emulator: RunningEmulator, dir: string): Promise<void> {
+  const file = join(dir, FILE);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    await emulator.close();
+    throw new UsageError(`--import: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); write one with \`svc emulator exec --export-on-exit ${dir} -- …\`.`);
+  }
+  try {
+    await emulator.restore(parsed);
+  } catch (err) {
+    await emulator.close();
+    throw new UsageError(`--import: ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** Temp file then rename: a crash mid-write never leaves half a world under the name. */
+export function exportWorld(emulator: RunningEmulator, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, FILE);
+  writeFileSync(`${file}.tmp`, JSON.stringify(emulator.snapshot()));
+  renameSync(`${file}.tmp`, file);
+  return file;
+}

@@ -1,0 +1,179 @@
+import { startEmulator as startServer, type ReadyInfo, type RunningEmulator } from '../../emulator/server.js';
+import { parseDuration, type ClockMode } from '../../emulator/clock.js';
+import { parseRateLimit } from '../../emulator/gateway/rate-limit.js';
+import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord } from '../../emulator/resources/events/outbox.js';
+import type { Logger } from '../../emulator/services.js';
+import type { StoredRecord } from '../../emulator/store/store.js';
+import type { WorldSnapshot } from '../../emulator/world.js';
+import { ControlApi } from '../client/control.js';
+
+// The testing API: a test owns its emulator, in its own process, the way Miniflare or
+// testcontainers let a test own its dependency. Nothing is spawned and (by default) nothing is
+// written to disk, so every test file, or every test, can have a fresh world:
+//
+//   const emu = await startEmulator();            // memory store, free port, bundled fixtures
+//   const res = await fetch(`${emu.baseUrl}/v1/api/payment-links`, { headers: { authorization: `Bearer ${emu.key('acme_test')}` }, … });
+//   await emu.reset();                             // back to the fixtures: same port, same keys
+//   await emu.close();
+
+export type { DeliveryRecord, EventRecord, WorldSnapshot };
+export type EmulatorKey = ReadyInfo['keys'][number];
+
+export interface StartOptions {
+  /** Keep the store in this folder (journaled, survives a restart). Default: memory only. */
+  dataDir?: string;
+  /** A fixtures file (see fixtures/default.json); default: the bundled one. */
+  fixtures?: string;
+  /** 'manual' freezes time until `clock.advance()`; default 'system'. */
+  clock?: ClockMode;
+  /** Start time of the clock, as a Date or ms since the epoch (default: now). */
+  clockStart?: Date | number;
+  /** Per-merchant budget like '100/1s' (the spec's, and the default) or 'off'. */
+  rateLimit?: string;
+  /** Port on 127.0.0.1; default 0 (any free port). */
+  port?: number;
+  /** Print request lines and warnings to stderr (default: warnings only). */
+  verbose?: boolean;
+  /** Provider delays, as `svc emulator start` takes them: '2s', '500ms'. */
+  payoutDelay?: string;
+  payoutOutcome?: 'completed' | 'failed';
+  momoDelay?: string;
+}
+
+export interface WaitOptions {
+  /** Real milliseconds before the wait gives up with an error (default 5000): a safety net, not a clock. */
+  timeout?: number;
+}
+
+export interface TestEmulator {
+  readonly baseUrl: string;
+  readonly checkoutUrl: string;
+  /** null unless started with `dataDir`. */
+  readonly dataDir: string | null;
+  /** Every key, as the `svc emulator start --json` ready line lists them. */
+  readonly keys: EmulatorKey[];
+  /** The secret of the key with this fixture name (throws, naming the known ones, if none). */
+  key(name: string): string;
+  readonly clock: {
+    /** Emulator time, ms since the epoch. */
+    now(): number;
+    /** Moves the clock ('30s', '2h', or ms); everything that became due fires before this resolves. */
+    advance(by: string | number): Promise<void>;
+    /** Moves to the next due webhook attempt; resolves with how far it moved (0 if none waits). */
+    advanceToNextDelivery(): Promise<number>;
+  };
+  /** The control API (OTP inbox, approvals, payees, wallets, deliveries, redeliver, …). */
+  readonly control: ControlApi;
+  /** Resolves with the first event (already emitted or still to come) the predicate accepts. */
+  waitForEvent(predicate: (e: EventRecord) => boolean, options?: WaitOptions): Promise<EventRecord>;
+  /** Resolves with the first delivery state the predicate accepts, e.g. `d => d.status === 'succeeded'`. */
+  waitForDelivery(predicate: (d: DeliveryRecord) => boolean, options?: WaitOptions): Promise<DeliveryRecord>;
+  /** Every record back to the fixtures; webhook retries and provider timers of the old world are dropped. */
+  reset(): Promise<void>;
+  /** The whole world as a value (deep copy). */
+  snapshot(): WorldSnapshot;
+  /** Puts a snapshot back; a malformed one is refused and the world is left as it was. */
+  restore(snapshot: WorldSnapshot): Promise<void>;
+  /** Stops it; pending work is dropped, a dataDir store is flushed. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_WAIT_MS = 5000;
+
+const quietLogger = (verbose: boolean): Logger => ({
+  info: (m) => verbose && process.stderr.write(`${m}\n`),
+  warn: (m) => process.stderr.write(`warning: ${m}\n`),
+  notice: (m) => verbose && process.stderr.write(`${m}\n`),
+});
+
+export async function startEmulator(options: StartOptions = {}): Promise<TestEmulator> {
+  const clockStart = options.clockStart instanceof Date ? options.clockStart.getTime() : options.clockStart;
+  const running = await startServer({
+    port: options.port ?? 0,
+    store: options.dataDir === undefined ? 'memory' : 'file',
+    dataDir: options.dataDir,
+    fixtures: options.fixtures,
+    clock: options.clock,
+    clockStart,
+    rateLimit: options.rateLimit === undefined ? undefined : parseRateLimit(options.rateLimit),
+    logRequests: options.verbose ?? false,
+    logger: quietLogger(options.verbose ?? false),
+    config: {
+      ...(options.payoutDelay !== undefined && { payoutResolveMs: parseDuration(options.payoutDelay) }),
+      ...(options.payoutOutcome !== undefined && { payoutOutcome: options.payoutOutcome }),
+      ...(options.momoDelay !== undefined && { momoClearMs: parseDuration(options.momoDelay) }),
+    },
+  });
+  return handle(running);
+}
+
+function handle(running: RunningEmulator): TestEmulator {
+  const { services } = running;
+  const control = new ControlApi({ baseUrl: running.baseUrl });
+  let closed: Promise<void> | undefined;
+  const keys = () => running.readyInfo().keys;
+  return {
+    baseUrl: running.baseUrl,
+    checkoutUrl: running.checkoutUrl,
+    dataDir: running.dataDir,
+    get keys() {
+      return keys();
+    },
+    key(name) {
+      const found = keys().find((k) => k.name === name);
+      if (!found) throw new Error(`no key named "${name}"; the emulator has: ${keys().map((k) => k.name).join(', ')}`);
+      return found.key;
+    },
+    clock: {
+      now: () => services.clock.now(),
+      async advance(by) {
+        // Through the control route, so a test moves time exactly as `svc emulator clock advance` does.
+        await control.post('/clock/advance', typeof by === 'number' ? { ms: by } : { by });
+      },
+      async advanceToNextDelivery() {
+        return (await control.advanceToNextDelivery()).data.advanced_ms;
+      },
+    },
+    control,
+    waitForEvent: (predicate, opts) => waitFor<EventRecord>(services.store, EVENTS, predicate, opts),
+    waitForDelivery: (predicate, opts) => waitFor<DeliveryRecord>(services.store, DELIVERIES, predicate, opts),
+    reset: () => running.reset(),
+    snapshot: () => running.snapshot(),
+    restore: (snapshot) => running.restore(snapshot),
+    close: () => (closed ??= running.close()),
+  };
+}
+
+/**
+ * Waits on the store's commit signal, not on time: the records already there are checked
+ * first, then every committed write to the collection. The timeout only turns a hang into
+ * an error message.
+ */
+function waitFor<T extends StoredRecord>(store: RunningEmulator['services']['store'], collection: string, predicate: (r: T) => boolean, opts: WaitOptions = {}): Promise<T> {
+  for (const r of store.all<T>(collection)) if (predicate(r)) return Promise.resolve(r);
+  const timeout = opts.timeout ?? DEFAULT_WAIT_MS;
+  return new Promise<T>((ok, fail) => {
+    const timer = setTimeout(() => {
+      unsubscribe();
+      fail(new Error(`no ${collection === EVENTS ? 'event' : 'delivery'} matched within ${timeout} ms`));
+    }, timeout);
+    const unsubscribe = store.onCommit((ops) => {
+      for (const op of ops) {
+        if (op.c !== collection || !op.v) continue;
+        let matched = false;
+        try {
+          matched = predicate(op.v as T);
+        } catch (err) {
+          clearTimeout(timer);
+          unsubscribe();
+          return fail(err);
+        }
+        if (matched) {
+          clearTimeout(timer);
+          unsubscribe();
+          return ok(op.v as T);
+        }
+      }
+    });
+  });
+}
