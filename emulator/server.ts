@@ -193,7 +193,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     readyInfo,
     reset,
     snapshot: () => takeSnapshot(services),
-    restore: (snapshot) => restoreSnapshot(services, parseSnapshot(snapshot)),
+    restore: async (snapshot) => restoreSnapshot(services, parseSnapshot(snapshot)),
     close,
   };
 }

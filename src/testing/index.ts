@@ -139,7 +139,8 @@ function handle(running: RunningEmulator): TestEmulator {
     waitForDelivery: (predicate, opts) => waitFor<DeliveryRecord>(services.store, DELIVERIES, predicate, opts),
     reset: () => running.reset(),
     snapshot: () => running.snapshot(),
-    restore: (snapshot) => running.restore(snapshot),
+    // A plain Error for the test's own assertions (the emulator's ApiError carries HTTP fields).
+    restore: (snapshot) => running.restore(snapshot).catch((err: Error) => Promise.reject(new Error(err.message))),
     close: () => (closed ??= running.close()),
   };
 }
