@@ -153,3 +153,29 @@ test('fixtures validate: the bundled file passes; a bad field is named by its pa
   assert.equal(d.code, 2);
   assert.match(d.stderr, /more than one merchant id/);
 });
+
+test('discovery walks up from a subfolder to the project’s .svc; SVC_DATA_DIR points elsewhere; a miss names both', async () => {
+  const project = tempDir('svc-project-');
+  const deep = join(project, 'apps', 'shop', 'src');
+  mkdirSync(deep, { recursive: true });
+  const proc = await startSvc(['--port', '0', '--data-dir', join(project, '.svc'), '--quiet']);
+  try {
+    const found = await home.run(['links', 'create', '--amount', '500', '--currency', 'USD', '--title', 'Found', '--json'], { cwd: deep });
+    assert.equal(found.code, 0, found.stderr);
+    assert.equal(found.json().title, 'Found');
+
+    const elsewhere = tempDir('svc-elsewhere-');
+    const viaEnv = await home.run(['emulator', 'status', '--json'], { cwd: elsewhere, env: { SVC_DATA_DIR: join(project, '.svc') } });
+    assert.equal(viaEnv.code, 0, viaEnv.stderr);
+
+    const missing = await home.run(['emulator', 'status'], { cwd: elsewhere });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /No running emulator was found at \.svc\/emulator\.json in .*svc-elsewhere-\w+ or any folder above it \(or set SVC_DATA_DIR/);
+    const wrongEnv = await home.run(['emulator', 'status'], { cwd: deep, env: { SVC_DATA_DIR: elsewhere } });
+    assert.equal(wrongEnv.code, 2, 'SVC_DATA_DIR wins over the walk up');
+    assert.match(wrongEnv.stderr, /No running emulator was found at SVC_DATA_DIR \(.*svc-elsewhere-\w+\/emulator\.json\)/);
+  } finally {
+    proc.child.kill('SIGTERM');
+    await proc.done;
+  }
+});

@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { SCOPES } from '../../../emulator/schema/scopes.js';
 
-// Finding an emulator started from this folder: `svc emulator start` writes
-// <data dir>/emulator.json ({base_url, keys, pid, …}) while it runs and removes it on exit. A
-// file left behind by a killed emulator is ignored when its pid is gone.
+// Finding a running emulator: `svc emulator start` writes <data dir>/emulator.json ({base_url,
+// keys, pid, …}) while it runs and removes it on exit. SVC_DATA_DIR names the data dir;
+// otherwise the CLI looks for .svc/emulator.json in the current folder and then in each
+// folder above it (as git finds .git), so a command run from src/ or from an app inside a
+// monorepo finds the emulator started at the project's root. A file left behind by a killed
+// emulator is ignored when its pid is gone.
 
 export interface DiscoveredEmulator {
   base_url: string;
@@ -16,7 +19,21 @@ export interface DiscoveredEmulator {
 }
 
 export function discoverEmulator(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): DiscoveredEmulator | undefined {
-  const file = resolve(cwd, env.SVC_DATA_DIR ?? '.svc', 'emulator.json');
+  if (env.SVC_DATA_DIR) return readDiscovery(resolve(cwd, env.SVC_DATA_DIR, 'emulator.json'));
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const found = readDiscovery(join(dir, '.svc', 'emulator.json'));
+    if (found) return found;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** Where discovery looked, for the "no emulator found" message. */
+export function discoveryPlaces(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SVC_DATA_DIR) return `SVC_DATA_DIR (${resolve(cwd, env.SVC_DATA_DIR, 'emulator.json')})`;
+  return `.svc/emulator.json in ${resolve(cwd)} or any folder above it (or set SVC_DATA_DIR to the emulator's data dir)`;
+}
+
+function readDiscovery(file: string): DiscoveredEmulator | undefined {
   let info: DiscoveredEmulator;
   try {
     info = { ...(JSON.parse(readFileSync(file, 'utf8')) as Omit<DiscoveredEmulator, 'file'>), file };

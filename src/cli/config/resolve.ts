@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { profileName, readConfig, type ConfigFile } from './file.js';
-import { defaultTestKey, discoverEmulator, type DiscoveredEmulator } from './discover.js';
+import { defaultTestKey, discoverEmulator, discoveryPlaces, type DiscoveredEmulator } from './discover.js';
 
 // Where a command sends its requests, and with which key. Each value is taken from the first
 // source that has it: flag > environment (SVC_API_KEY, SVC_BASE_URL) > profile > an emulator
@@ -53,7 +53,7 @@ export function resolveBaseUrl(flags: TargetFlags, { newProfile = false, env = p
   const emulator = source === undefined ? discoverEmulator(cwd, env) : undefined;
   if (emulator) [baseUrl, source] = [emulator.base_url, 'emulator'];
   if (!baseUrl || !source) {
-    throw new UsageError('no base URL: pass --base-url, set SVC_BASE_URL, save one with `svc config set base_url …`, or start the emulator in this folder (svc emulator start).');
+    throw new UsageError(`no base URL: pass --base-url, set SVC_BASE_URL, save one with \`svc config set base_url …\`, or start the emulator (svc emulator start). No running emulator was found at ${discoveryPlaces(cwd, env)}.`);
   }
   checkUrl(baseUrl, source);
   return { baseUrl: baseUrl.replace(/\/+$/, ''), source, profile, config, emulator };
@@ -79,7 +79,7 @@ export function resolveTarget(flags: TargetFlags, options: ResolveOptions = {}):
 }
 
 export function describeSource(source: Source): string {
-  return { flag: 'the command line', env: 'the environment', profile: 'the profile', emulator: 'the emulator in ./.svc' }[source];
+  return { flag: 'the command line', env: 'the environment', profile: 'the profile', emulator: 'the running emulator (.svc/emulator.json)' }[source];
 }
 
 function checkUrl(url: string, source: Source): void {
