@@ -1,16 +1,20 @@
 // The test suite needs two programs from Debian that npm cannot provide:
 //   chromium  the browser tests drive /usr/bin/chromium (no Playwright browser download here)
 //   tmux      the CLI's interactive tests type into svc through a tmux pseudo-terminal
-// `npm test` runs this first. Whatever is missing is installed with apt-get, as root or through
-// passwordless sudo; otherwise it stops and prints the command. Idempotent: with both present
-// it only checks and exits.
+// `npm test` runs this first. Only what is missing is installed, with apt-get as root or through
+// passwordless sudo (otherwise it stops and prints the command), and as little as possible:
+// --no-install-recommends (recommends pulled in over a hundred packages, systemd among them)
+// and --no-upgrade. It says what it installs and why, and first simulates the install: if the
+// packages need a newer version of something already installed, it names it before going on.
+// Idempotent: with both present it only checks and exits.
 import { accessSync, constants } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
 const TOOLS = [
-  { pkg: 'chromium', present: () => executable('/usr/bin/chromium') },
-  { pkg: 'tmux', present: () => spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0 },
+  { pkg: 'chromium', why: 'the browser tests (hosted pages, dashboard) drive /usr/bin/chromium', present: () => executable('/usr/bin/chromium') },
+  { pkg: 'tmux', why: 'the interactive CLI tests type into svc through a tmux pseudo-terminal', present: () => spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0 },
 ];
+const APT_FLAGS = ['-y', '--no-install-recommends', '--no-upgrade'];
 
 function executable(path) {
   try {
@@ -40,11 +44,20 @@ if (missing.length > 0) {
     process.exit(1);
   }
   const prefix = isRoot ? [] : ['sudo', '-n', '-E'];
-  console.error(`Installing Debian packages the tests need: ${missing.join(', ')}…`);
-  const ok = run([...prefix, 'apt-get', 'update']) && run([...prefix, 'apt-get', 'install', '-y', ...missing]);
+  for (const t of TOOLS.filter((t) => missing.includes(t.pkg))) console.error(`Installing ${t.pkg}: ${t.why}.`);
+  if (!run([...prefix, 'apt-get', 'update'])) fail('apt-get update failed');
+  // A dry run first, to say what will change on this machine.
+  const plan = spawnSync(prefix[0] ?? 'apt-get', [...prefix.slice(1), ...(prefix.length ? ['apt-get'] : []), 'install', '-s', ...APT_FLAGS, ...missing], { encoding: 'utf8' });
+  const inst = (plan.stdout ?? '').split('\n').filter((l) => l.startsWith('Inst '));
+  const upgrades = inst.filter((l) => /^Inst \S+ \[/.test(l)).map((l) => l.split(' ')[1]);
+  console.error(`apt-get will add ${inst.length - upgrades.length} package(s) (without recommends).`);
+  if (upgrades.length > 0) console.error(`Note: ${missing.join(', ')} need(s) newer versions of packages already installed: ${upgrades.join(', ')}.`);
+  const ok = run([...prefix, 'apt-get', 'install', ...APT_FLAGS, ...missing]);
   const still = TOOLS.filter((t) => !t.present()).map((t) => t.pkg);
-  if (!ok || still.length > 0) {
-    console.error(`Installing failed; still missing: ${still.join(', ') || '(apt-get reported an error)'}.`);
-    process.exit(1);
-  }
+  if (!ok || still.length > 0) fail(`Installing failed; still missing: ${still.join(', ') || '(apt-get reported an error)'}.`);
+}
+
+function fail(message) {
+  console.error(message);
+  process.exit(1);
 }
