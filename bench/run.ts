@@ -9,6 +9,7 @@ import { api } from './scenarios/api.js';
 import { webhooks } from './scenarios/webhooks.js';
 import { cli } from './scenarios/cli.js';
 import { longrun } from './scenarios/longrun.js';
+import { testing } from './scenarios/testing.js';
 
 // `npm run bench`: builds, then measures everything in one run on this machine and prints
 // ONE table on stdout (progress goes to stderr). Not a test: nothing here asserts; targets
@@ -46,7 +47,7 @@ import { longrun } from './scenarios/longrun.js';
 
 // BENCH_ONLY=<name>[,<name>] runs only those scenarios (their targets alone are judged).
 const ONLY = process.env.BENCH_ONLY?.split(',').map((n) => n.trim()).filter(Boolean);
-const SCENARIOS: Scenario[] = [api, webhooks, cli, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
+const SCENARIOS: Scenario[] = [api, webhooks, cli, testing, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -1,0 +1,157 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startEmulator } from '../../emulator/server.js';
+import { startChild } from '../lib/child.js';
+import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
+
+// The testing API (svc-toolkit/testing): is an emulator per test affordable?
+//
+//   testing.start            startEmulator() in-process (memory store), median of 20 (module
+//                            loading excluded: the first start pays it once per test file)
+//   testing.reset            reset() at the default fixtures, median of 50
+//   testing.snapshot.<n>     snapshot() then restore() of a world of n extra records (1k, 100k)
+//   testing.rss.process      RSS of an idle `svc emulator start` process
+//   testing.rss.inprocess    RSS of a Node process whose only work is one in-process emulator
+//   testing.files            4 test files, each with its own in-process emulator, under
+//                            `node --test --test-concurrency=4`, against 1 such file
+//
+// Targets (issue 10): start ≤ 150 ms, reset ≤ 10 ms, 4 files ≤ 1.5× one file.
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function timeIt(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+const silent = { info() {}, warn() {}, notice() {} };
+const start = () => startEmulator({ port: 0, store: 'memory', logger: silent });
+
+function exitTime(args: string[], cwd: string): Promise<number> {
+  return new Promise((ok, fail) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    child.once('close', (code) => (code === 0 ? ok(performance.now() - t0) : fail(new Error(`node ${args.join(' ')} exited ${code}: ${err}`))));
+  });
+}
+
+/** A merchant-style test file: its own emulator, a reset per test, some requests. */
+function testFile(testingModule: string): string {
+  return `import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { startEmulator } from ${JSON.stringify(testingModule)};
+let emu;
+before(async () => { emu = await startEmulator({ rateLimit: 'off' }); });
+beforeEach(() => emu.reset());
+after(() => emu.close());
+for (let t = 0; t < 10; t++) {
+  test('case ' + t, async () => {
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(emu.baseUrl + '/v1/api/payment-links', { method: 'POST', headers: { authorization: 'Bearer ' + emu.key('acme-test'), 'content-type': 'application/json', 'x-idempotency-key': crypto.randomUUID() }, body: JSON.stringify({ title: 'x', amount: 100, currency: 'USD' }) });
+      assert.equal(res.status, 201);
+    }
+  });
+}
+`;
+}
+
+const msTarget = (row: string, limit: number): Target => ({
+  row,
+  text: `p50 ≤ ${limit} ms`,
+  check: (rows) => {
+    const r = rows.get(row);
+    return r?.p50Ms === undefined ? undefined : { actual: `${r.p50Ms.toFixed(1)} ms`, pass: r.p50Ms <= limit };
+  },
+});
+
+export const testing: Scenario = {
+  name: 'testing',
+  targets: [
+    msTarget('testing.start', 150),
+    msTarget('testing.reset', 10),
+    {
+      row: 'testing.files',
+      text: '≤ 1.5× one file',
+      check: (rows) => {
+        const r = rows.get('testing.files');
+        return r?.ratio === undefined ? undefined : { actual: `${r.ratio.toFixed(2)}×`, pass: r.ratio <= 1.5 };
+      },
+    },
+  ],
+  async run(ctx: BenchContext): Promise<Row[]> {
+    const rows: Row[] = [];
+    await (await start()).close(); // module loading, once
+
+    const starts: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      let emu: Awaited<ReturnType<typeof start>> | undefined;
+      starts.push(await timeIt(async () => (emu = await start())));
+      await emu!.close();
+    }
+    rows.push({ id: 'testing.start', label: 'testing API: in-process start (memory store)', p50Ms: median(starts), maxMs: Math.max(...starts) });
+
+    const emu = await start();
+    try {
+      const resets: number[] = [];
+      for (let i = 0; i < 50; i++) resets.push(await timeIt(() => emu.reset()));
+      rows.push({ id: 'testing.reset', label: 'testing API: reset() at the default fixtures', p50Ms: median(resets), maxMs: Math.max(...resets) });
+
+      for (const n of [1_000, 100_000]) {
+        await emu.reset();
+        emu.services.store.transaction((tx) => {
+          for (let i = 0; i < n; i++) tx.put('payment_links', { id: `pl_bench_${i}`, merchant_id: 'mer_acme', environment: 'test', title: `Link ${i}`, amount: 1200, currency: 'USD', status: 'pending', created_at: new Date(0).toISOString() });
+        });
+        let snap: ReturnType<typeof emu.snapshot> | undefined;
+        const taken = await timeIt(async () => (snap = emu.snapshot()));
+        const restored = await timeIt(() => emu.restore(snap));
+        const label = n >= 100_000 ? '100k' : '1k';
+        rows.push({ id: `testing.snapshot.${label}`, label: `testing API: snapshot() + restore(), ${label} records`, p50Ms: taken + restored, note: `snapshot ${taken.toFixed(1)} ms, restore ${restored.toFixed(1)} ms` });
+      }
+    } finally {
+      await emu.close();
+    }
+
+    const child = await startChild<{ base_url: string }>(process.execPath, [join(ctx.root, 'bin', 'svc.js'), 'emulator', 'start', '--port', '0', '--json', '--quiet', '--data-dir', join(ctx.tmpDir, 'testing-rss')], ctx.root);
+    try {
+      const m = (await (await fetch(`${child.info.base_url}/_emulator/metrics`)).json()) as { data: { rss_bytes: number } };
+      rows.push({ id: 'testing.rss.process', label: 'idle emulator process: RSS', note: `${(m.data.rss_bytes / 1e6).toFixed(1)} MB` });
+    } finally {
+      await child.stop();
+    }
+    const testingModule = pathToFileURL(join(ctx.root, 'dist', 'src', 'testing', 'index.js')).href;
+    const probe = join(ctx.tmpDir, 'rss-probe.mjs');
+    writeFileSync(probe, `const base = process.memoryUsage().rss; const { startEmulator } = await import(${JSON.stringify(testingModule)}); const e = await startEmulator(); globalThis.gc?.(); console.error(JSON.stringify({ base, rss: process.memoryUsage().rss })); await e.close();`);
+    const rss = await new Promise<{ base: number; rss: number }>((ok, fail) => {
+      const c = spawn(process.execPath, ['--expose-gc', probe], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      c.stderr.on('data', (d) => (err += d));
+      c.once('close', () => {
+        try {
+          ok(JSON.parse(err.trim().split('\n').pop()!));
+        } catch {
+          fail(new Error(`rss probe: ${err}`));
+        }
+      });
+    });
+    rows.push({ id: 'testing.rss.inprocess', label: 'in-process emulator: RSS of its Node process', note: `${(rss.rss / 1e6).toFixed(1)} MB (Node alone ${(rss.base / 1e6).toFixed(1)} MB)` });
+
+    const files = [1, 2, 3, 4].map((i) => {
+      const f = join(ctx.tmpDir, `merchant-${i}.test.mjs`);
+      writeFileSync(f, testFile(testingModule));
+      return f;
+    });
+    const one: number[] = [];
+    const four: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      one.push(await exitTime(['--test', files[0]], ctx.tmpDir));
+      four.push(await exitTime(['--test', '--test-concurrency=4', ...files], ctx.tmpDir));
+    }
+    rows.push({ id: 'testing.files', label: '4 test files with own emulators (concurrency 4) / 1 file', ratio: median(four) / median(one), note: `${median(four).toFixed(0)} vs ${median(one).toFixed(0)} ms, median of 3` });
+    return rows;
+  },
+};
