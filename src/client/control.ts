@@ -1,6 +1,9 @@
 import { HttpClient, type ApiResult, type ClientOptions } from './http.js';
 import type { Json } from './api.js';
 import { NOT_AN_EMULATOR, SvcError } from './error.js';
+import type { Payee } from '../../emulator/resources/payees/schema.js';
+
+export type { Payee };
 
 // The emulator's control API (loopback only, no Authorization header): what the spec puts on
 // the dashboard or a phone — clock, keys, OTP inbox, approvals, payees, wallets, deliveries.
@@ -25,6 +28,78 @@ export interface NextDeliveryAdvance {
   due_at: string | null;
   deliveries: string[];
   clock: ClockState;
+}
+
+export interface WalletView {
+  merchant_id: string;
+  wallets: {
+    id: string;
+    environment: string;
+    currency: string;
+    balance: number;
+    entry_count: number;
+    entries: { id: string; amount: number; reason: string; ref: string | null; created_at: string }[];
+  }[];
+}
+
+export interface MandateView {
+  id: string;
+  status: string;
+  currency: string;
+  max_amount_cents: number;
+  card?: { brand: string; last4: string } | null;
+}
+
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event_type: string;
+  environment: string;
+  status: string;
+  attempt_count: number;
+  attempts_left: number;
+  next_attempt_at: string | null;
+  last_attempt: { status_code: number | null; error: string | null; latency_ms: number | null } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ControlEvent {
+  id: string;
+  type: string;
+  environment: string;
+  created_at: string;
+  body: string;
+}
+
+export interface ControlUser {
+  id: string;
+  name: string;
+  phone: string;
+  business: boolean;
+  wallets: Partial<Record<'test' | 'live', Partial<Record<string, number>>>>;
+}
+
+/** Which merchant's records, in which environment (both from the key in use when the CLI omits them). */
+export type MerchantQuery = {
+  merchant_id: string;
+  environment?: 'test' | 'live';
+};
+
+export interface NewPayee {
+  merchant_id: string;
+  environment: 'test' | 'live';
+  name: string;
+  currency: string;
+  per_payout_cap: number;
+  daily_cap: number;
+}
+
+export interface CardDetails {
+  number: string;
+  exp_month: number;
+  exp_year: number;
+  cvc: string;
 }
 
 /** The name GET /_emulator/health answers with (emulator/control/routes.ts EMULATOR_IDENTITY). */
@@ -86,6 +161,21 @@ export class ControlApi {
   redeliver = (id: string) => this.post(`/deliveries/${encodeURIComponent(id)}/redeliver`);
   approvePayrollRun = (id: string, pin: string) => this.post(`/payroll-runs/${encodeURIComponent(id)}/approve`, { pin });
   metrics = () => this.get('/metrics');
+  // What the spec puts on the dashboard or a phone, one typed method each (the CLI's
+  // `svc emulator …` commands and the testing API's `control` both call these).
+  events = (q: { merchant_id?: string; environment?: string; type?: string } = {}) => this.get<{ events: ControlEvent[] }>('/events', q);
+  users = () => this.get<{ users: ControlUser[] }>('/users');
+  payees = (q: MerchantQuery) => this.get<{ payees: Payee[] }>('/payees', q);
+  addPayee = (payee: NewPayee) => this.post<Payee>('/payees', payee);
+  approvePayee = (id: string, pin: string) => this.post<Payee>(`/payees/${encodeURIComponent(id)}/approve`, { pin });
+  revokePayee = (id: string) => this.post<Payee>(`/payees/${encodeURIComponent(id)}/revoke`);
+  setPayeeCaps = (id: string, caps: { per_payout_cap?: number; daily_cap?: number; pin?: string }) => this.post<Payee>(`/payees/${encodeURIComponent(id)}/caps`, caps);
+  wallets = (q: MerchantQuery & { entries?: number }) => this.get<WalletView>('/wallets', q);
+  topUpWallet = (body: { merchant_id: string; environment: 'test' | 'live'; currency: string; amount: number }) =>
+    this.post<{ id: string; environment: string; currency: string; balance: number }>('/wallets/top-up', body);
+  approveCardMandate = (id: string, card: CardDetails) => this.post<MandateView>(`/mandates/${encodeURIComponent(id)}/approve-card`, card);
+  approveWalletMandate = (id: string, phone: string, pin: string) => this.post<MandateView>(`/mandates/${encodeURIComponent(id)}/approve-wallet`, { phone, pin });
+  endpointDeliveries = (endpointId: string) => this.get<{ deliveries: DeliveryRow[]; total: number }>(`/webhook-endpoints/${encodeURIComponent(endpointId)}/deliveries`);
   // The world as a whole (emulator/control/world-routes.ts).
   reset = () => this.post<{ reset: boolean }>('/reset');
   snapshot = () => this.get('/snapshot');

@@ -162,3 +162,20 @@ test('dataDir: the world survives a restart on the same folder; reset goes back 
   assert.equal((await api(emu, 'GET', `/v1/api/payment-links/${kept.json.data.id}`)).status, 404);
   assert.equal((await link(emu)).status, 201);
 });
+
+test('control: the typed control client reaches the dashboard side (payees, wallets, users) of the same world', async (t) => {
+  const emu = await startEmulator();
+  t.after(() => emu.close());
+  const payees = (await emu.control.payees({ merchant_id: 'mer_acme', environment: 'test' })).data.payees;
+  assert.ok(payees.some((p) => p.id === 'payee_ada' && p.status === 'approved'));
+  const added = (await emu.control.addPayee({ merchant_id: 'mer_acme', environment: 'test', name: 'New Supplier', currency: 'USD', per_payout_cap: 1000, daily_cap: 2000 })).data;
+  assert.equal(added.status, 'pending_approval');
+  assert.equal((await emu.control.approvePayee(added.id, '1357')).data.status, 'approved');
+  const before = (await emu.control.wallets({ merchant_id: 'mer_acme', environment: 'test' })).data.wallets.find((w) => w.currency === 'USD')!.balance;
+  await emu.control.topUpWallet({ merchant_id: 'mer_acme', environment: 'test', currency: 'USD', amount: 500 });
+  const after = (await emu.control.wallets({ merchant_id: 'mer_acme', environment: 'test' })).data.wallets.find((w) => w.currency === 'USD')!.balance;
+  assert.equal(after - before, 500);
+  assert.ok((await emu.control.users()).data.users.some((u) => u.phone === '+231770000201'));
+  await emu.reset();
+  assert.equal((await emu.control.payees({ merchant_id: 'mer_acme', environment: 'test' })).data.payees.some((p) => p.id === added.id), false);
+});

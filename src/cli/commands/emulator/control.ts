@@ -68,20 +68,12 @@ export async function otp([phone]: string[], flags: CommonFlags): Promise<void> 
   ctx.out.result(data, `OTP for ${phone}`, () => genericLines(ctx.out, data));
 }
 
-interface ControlEvent {
-  id: string;
-  type: string;
-  environment: string;
-  created_at: string;
-  body: string;
-}
-
 /** Newest first, at most --limit (the control API lists oldest first; --json gets the same cut). */
 export async function events(_a: string[], flags: MerchantFlags & { type?: string; limit: number }): Promise<void> {
   const ctx = controlContext(flags);
   const scope = await merchantScope(ctx.control, flags).catch(() => undefined);
   const { data } = ctx.traced(
-    await ctx.control.get<{ events: ControlEvent[] }>('/events', { merchant_id: flags.merchant ?? scope?.merchantId, environment: flags.environment ?? scope?.environment, type: flags.type }),
+    await ctx.control.events({ merchant_id: flags.merchant ?? scope?.merchantId, environment: flags.environment ?? scope?.environment, type: flags.type }),
   );
   const newest = [...data.events].reverse().slice(0, flags.limit);
   const rows = newest.map((e) => {
@@ -96,18 +88,10 @@ export async function events(_a: string[], flags: MerchantFlags & { type?: strin
   ]);
 }
 
-interface ControlUser {
-  id: string;
-  name: string;
-  phone: string;
-  business: boolean;
-  wallets: Partial<Record<'test' | 'live', Partial<Record<string, number>>>>;
-}
-
 /** One row per service user with the balances of their test and live wallets. */
 export async function users(_a: string[], flags: CommonFlags): Promise<void> {
   const ctx = controlContext(flags);
-  const { data } = ctx.traced(await ctx.control.get<{ users: ControlUser[] }>('/users'));
+  const { data } = ctx.traced(await ctx.control.users());
   const balances = (w: Partial<Record<string, number>> | undefined) =>
     Object.entries(w ?? {})
       .filter(([, v]) => v !== undefined)

@@ -1,3 +1,4 @@
+import type { DeliveryRow } from '../../../client/control.js';
 import { controlContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';
 import { genericLines } from '../../output.js';
@@ -5,19 +6,6 @@ import { genericLines } from '../../output.js';
 // The emulator's webhook delivery log (what a dashboard shows), and the one-at-a-time
 // redelivery the spec allows.
 
-interface DeliveryRow {
-  id: string;
-  event_id: string;
-  event_type: string;
-  environment: string;
-  status: string;
-  attempt_count: number;
-  attempts_left: number;
-  next_attempt_at: string | null;
-  last_attempt: { status_code: number | null; error: string | null; latency_ms: number | null } | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /**
  * Newest first. The default columns fit a terminal (each line is cut at its width, with an
@@ -26,7 +14,7 @@ interface DeliveryRow {
  */
 export async function list([endpointId]: string[], flags: CommonFlags & { wide?: boolean }): Promise<void> {
   const ctx = controlContext(flags);
-  const { data } = ctx.traced(await ctx.control.get<{ deliveries: DeliveryRow[]; total: number }>(`/webhook-endpoints/${encodeURIComponent(endpointId)}/deliveries`));
+  const { data } = ctx.traced(await ctx.control.endpointDeliveries(endpointId));
   const last = (d: DeliveryRow) => (d.last_attempt === null ? '—' : (d.last_attempt.status_code ?? d.last_attempt.error ?? 'error').toString());
   ctx.out.result(data, `Deliveries of ${endpointId} (${data.deliveries.length} of ${data.total})`, () => {
     if (flags.wide) {

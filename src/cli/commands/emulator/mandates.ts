@@ -3,13 +3,6 @@ import { UsageError } from '../../errors.js';
 import type { CommonFlags } from '../../options.js';
 import { money } from '../../output.js';
 
-interface MandateView {
-  id: string;
-  status: string;
-  currency: string;
-  max_amount_cents: number;
-  card?: { brand: string; last4: string } | null;
-}
 import { askSecret } from '../../prompt.js';
 
 // The customer's side of a mandate: saving a card on the approval page, or approving a
@@ -21,7 +14,7 @@ export async function approveCard([id]: string[], flags: CommonFlags & { number:
   const year = Number(m[2]);
   const ctx = controlContext(flags);
   const body = { number: flags.number, exp_month: Number(m[1]), exp_year: year < 100 ? 2000 + year : year, cvc: flags.cvc };
-  const { data } = ctx.traced(await ctx.control.post<MandateView>(`/mandates/${encodeURIComponent(id)}/approve-card`, body));
+  const { data } = ctx.traced(await ctx.control.approveCardMandate(id, body));
   const card = data.card ? `${data.card.brand} card ending ${data.card.last4}` : 'The card';
   ctx.out.result(data, `${card} saved: mandate ${data.id} is ${data.status}, for charges of up to ${money(data.max_amount_cents, data.currency)} each.`, () => []);
 }
@@ -29,6 +22,6 @@ export async function approveCard([id]: string[], flags: CommonFlags & { number:
 export async function approveWallet([id]: string[], flags: CommonFlags & { phone: string; pin?: string }): Promise<void> {
   const ctx = controlContext(flags);
   const pin = flags.pin ?? (await askSecret(flags, '--pin', `Wallet PIN of ${flags.phone}`));
-  const { data } = ctx.traced(await ctx.control.post<MandateView>(`/mandates/${encodeURIComponent(id)}/approve-wallet`, { phone: flags.phone, pin }));
+  const { data } = ctx.traced(await ctx.control.approveWalletMandate(id, flags.phone, pin));
   ctx.out.result(data, `${flags.phone} approved wallet mandate ${data.id}: it is ${data.status}, for charges of up to ${money(data.max_amount_cents, data.currency)} each.`, () => []);
 }

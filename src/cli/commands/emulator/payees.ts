@@ -5,7 +5,7 @@ import { askSecret } from '../../prompt.js';
 import { UsageError } from '../../errors.js';
 import type { CommonFlags } from '../../options.js';
 import { money, type Output } from '../../output.js';
-import type { Payee } from '../../../../emulator/resources/payees/schema.js';
+import type { Payee } from '../../../client/control.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
 
 // Payees are a dashboard matter (the spec keeps them off the merchant API): add, approve with
@@ -25,7 +25,7 @@ const payeeLines = (out: Output, p: Payee) =>
 export async function list(_a: string[], flags: MerchantFlags): Promise<void> {
   const ctx = controlContext(flags);
   const scope = await merchantScope(ctx.control, flags);
-  const { data } = ctx.traced(await ctx.control.get<{ payees: Payee[] }>('/payees', { merchant_id: scope.merchantId, environment: scope.environment }));
+  const { data } = ctx.traced(await ctx.control.payees({ merchant_id: scope.merchantId, environment: scope.environment }));
   ctx.out.result(data, `Payees of ${scope.merchantId}`, () =>
     ctx.out.table(
       ['ID', 'NAME', 'STATUS', 'CURRENCY', 'PER PAYOUT', 'DAILY', 'ENV'],
@@ -46,7 +46,7 @@ export async function add(_a: string[], flags: AddFlags): Promise<void> {
   const ctx = controlContext(flags);
   const scope = await merchantScope(ctx.control, flags);
   const { data } = ctx.traced(
-    await ctx.control.post<Payee>('/payees', {
+    await ctx.control.addPayee({
       merchant_id: scope.merchantId,
       environment: scope.environment ?? 'test',
       name: flags.name,
@@ -61,13 +61,13 @@ export async function add(_a: string[], flags: AddFlags): Promise<void> {
 export async function approve([id]: string[], flags: CommonFlags & { pin?: string }): Promise<void> {
   const ctx = controlContext(flags);
   const pin = flags.pin ?? (await askSecret(flags, '--pin', `Owner PIN to approve payee ${id}`));
-  const { data } = ctx.traced(await ctx.control.post<Payee>(`/payees/${encodeURIComponent(id)}/approve`, { pin }));
+  const { data } = ctx.traced(await ctx.control.approvePayee(id, pin));
   ctx.out.result(data, 'Payee approved', () => payeeLines(ctx.out, data));
 }
 
 export async function revoke([id]: string[], flags: CommonFlags): Promise<void> {
   const ctx = controlContext(flags);
-  const { data } = ctx.traced(await ctx.control.post<Payee>(`/payees/${encodeURIComponent(id)}/revoke`));
+  const { data } = ctx.traced(await ctx.control.revokePayee(id));
   ctx.out.result(data, 'Payee revoked', () => payeeLines(ctx.out, data));
 }
 
@@ -75,6 +75,6 @@ export async function caps([id]: string[], flags: CommonFlags & { perPayoutCap?:
   if (flags.perPayoutCap === undefined && flags.dailyCap === undefined) throw new UsageError('give --per-payout-cap, --daily-cap or both.');
   const ctx = controlContext(flags);
   const body = { per_payout_cap: flags.perPayoutCap, daily_cap: flags.dailyCap, pin: flags.pin };
-  const { data } = ctx.traced(await ctx.control.post<Payee>(`/payees/${encodeURIComponent(id)}/caps`, body));
+  const { data } = ctx.traced(await ctx.control.setPayeeCaps(id, body));
   ctx.out.result(data, 'Payee caps set', () => payeeLines(ctx.out, data));
 }

@@ -4,23 +4,11 @@ import { controlContext } from '../../context.js';
 import { money } from '../../output.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
 
-interface WalletView {
-  merchant_id: string;
-  wallets: {
-    id: string;
-    environment: string;
-    currency: string;
-    balance: number;
-    entry_count: number;
-    entries: { id: string; amount: number; reason: string; ref: string | null; created_at: string }[];
-  }[];
-}
-
 export async function list(_a: string[], flags: MerchantFlags & { entries?: number }): Promise<void> {
   const ctx = controlContext(flags);
   const scope = await merchantScope(ctx.control, flags);
   const { data } = ctx.traced(
-    await ctx.control.get<WalletView>('/wallets', { merchant_id: scope.merchantId, environment: scope.environment, entries: flags.entries }),
+    await ctx.control.wallets({ merchant_id: scope.merchantId, environment: scope.environment, entries: flags.entries }),
   );
   ctx.out.result(data, `Wallets of ${data.merchant_id}`, () =>
     data.wallets.flatMap((w) => [
@@ -35,7 +23,7 @@ export async function topUp(_a: string[], flags: MerchantFlags & { currency: str
   const ctx = controlContext(flags);
   const scope = await merchantScope(ctx.control, flags);
   const { data } = ctx.traced(
-    await ctx.control.post<{ id: string; environment: string; currency: string; balance: number }>('/wallets/top-up', {
+    await ctx.control.topUpWallet({
       merchant_id: scope.merchantId,
       environment: scope.environment ?? 'test',
       currency: flags.currency,
