@@ -6,6 +6,8 @@ import type { Server } from 'node:http';
 import { EmulatorClock, type ClockMode } from './clock.js';
 import { FileStore } from './store/file-store.js';
 import { MemoryStore } from './store/memory-store.js';
+import { FaultSet } from './faults/set.js';
+import type { FaultSpec } from './faults/schema.js';
 import { fixtureWorld, parseSnapshot, restoreSnapshot, takeSnapshot, type WorldSnapshot } from './world.js';
 import { DEFAULT_RETAIN_DAYS, pruneExpired } from './retention.js';
 import { type EmulatorConfig, type Logger, type Services } from './services.js';
@@ -46,6 +48,8 @@ export interface EmulatorOptions {
   logger?: Logger;
   config?: Partial<Omit<EmulatorConfig, 'baseUrl' | 'checkoutUrl'>>;
   fsync?: boolean;
+  /** Faults in force from the start (`svc emulator start --faults FILE`), already validated. */
+  faults?: FaultSpec[];
   /**
    * What `POST /_emulator/stop` does once it has answered: the CLI exits the process; the
    * default (an emulator inside a test process) closes it.
@@ -108,7 +112,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     retainDays: DEFAULT_RETAIN_DAYS,
     ...options.config,
   };
-  const services: Services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, hooks: { paymentSettled: [], worldReplaced: [] }, dataDir };
+  const services: Services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, hooks: { paymentSettled: [], worldReplaced: [] }, dataDir, faults: new FaultSet(() => clock.now()) };
+  for (const f of options.faults ?? []) services.faults.add(f);
 
   for (const r of resources) r.setup?.(services);
   const fixtures = () => readFixtures(options.fixtures ?? DEFAULT_FIXTURES);

@@ -2,6 +2,7 @@ import type { EmulatorClock } from './clock.js';
 import type { Store, Transaction } from './store/store.js';
 import type { PaymentRecord } from './resources/payments/domain.js';
 import type { Timestamps } from './ids.js';
+import type { FaultSet } from './faults/set.js';
 import type { Environment, KeyRecord, MerchantRecord } from './resources/merchants/records.js';
 
 // What every domain function may use. Domain code gets these, never req/res.
@@ -14,6 +15,8 @@ export interface Services {
   log: Logger;
   /** Reactions other modules register at setup, run inside the transaction that caused them. */
   hooks: Hooks;
+  /** Injected faults (svc emulator faults …); empty unless a user set some. */
+  faults: FaultSet;
   /** The file store's folder (snapshots are kept under it); null with the memory store. */
   dataDir: string | null;
   /** The emulator as a whole, for the control API (set by server.ts before it listens). */

@@ -4,6 +4,7 @@ import { ApiError } from '../schema/errors.js';
 import { describeZodError, refuseUnexpectedQuery, sendError, sendJson, successBody } from '../gateway/envelope.js';
 import { controlRoutes } from './routes.js';
 import { worldControlRoutes } from './world-routes.js';
+import { faultControlRoutes } from '../faults/control.js';
 import { resourceControlRoutes } from '../registry.js';
 import type { ControlRoute } from './route.js';
 import { localOnly } from '../http/local-guard.js';
@@ -17,7 +18,7 @@ import { localOnly } from '../http/local-guard.js';
 export function controlRouter(services: Services): Router {
   const router = express.Router();
   router.use(localOnly(services, { loopbackPeer: true }));
-  const routes: ControlRoute[] = [...controlRoutes, ...worldControlRoutes, ...resourceControlRoutes()];
+  const routes: ControlRoute[] = [...controlRoutes, ...worldControlRoutes, ...faultControlRoutes, ...resourceControlRoutes()];
   for (const route of routes) {
     router[route.method](route.path, async (req: Request, res: Response) => {
       try {

@@ -7,10 +7,12 @@ import { describeZodError, refuseUnexpectedQuery, sendError, sendJson, successBo
 import { checkBodyKey, checkKey, fingerprint, IdempotencyLedger } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RouteDef } from './route.js';
+import { applyAfter, applyBefore, takeApiFault } from '../faults/api.js';
 
 // The gateway: every merchant route goes through `handle`, in this order —
-//   auth (401) → scope / business (403) → rate limit (429) → idempotency key (422/409/replay)
-//   → validation (422) → handler in a store transaction → envelope.
+//   auth (401) → scope / business (403) → [injected fault, before] → rate limit (429)
+//   → idempotency key (422/409/replay) → validation (422) → handler in a store transaction
+//   → [injected fault, after commit] → envelope.
 // The trace id is set earlier, by app-level middleware, so even unknown routes carry it.
 
 export interface Gateway {
@@ -57,6 +59,9 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
     res.locals.keyRecord = key;
     if (!key.scopes.includes(route.scope)) throw new ApiError('FORBIDDEN', `This API key lacks the ${route.scope} scope.`);
     if (route.business && !merchant.business) throw new ApiError('BUSINESS_ACCOUNT_REQUIRED', 'This action needs a business account.');
+    // Injected faults (faults/api.ts): with none set, this is one property read.
+    const before = services.faults.empty ? undefined : takeApiFault(services, req, key, false);
+    if (before && (await applyBefore(services, before, req, res)) === 'done') return;
     limiter.take(merchant.id);
 
     const body = req.body === undefined ? {} : req.body;
@@ -113,6 +118,8 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
       }
       throw err;
     }
+    const after = services.faults.empty ? undefined : takeApiFault(services, req, key, true);
+    if (after) return await applyAfter(services, after, req, res, out);
     sendJson(res, out.status, out.body);
   } catch (err) {
     sendError(res, err);

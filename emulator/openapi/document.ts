@@ -65,10 +65,12 @@ export const tagOf = (path: string) => path.split('/').filter((s) => s && s !== 
 /**
  * Which error codes a route can answer with: the gateway's, from its declaration, plus its own.
  * Every route can answer 422 VALIDATION_ERROR: a body that is not JSON and an unknown query
- * parameter are refused before any handler runs. 503 is the spec's "temporarily unavailable".
+ * parameter are refused before any handler runs. 503 is the spec's "temporarily unavailable";
+ * 502 is the gateway error the spec tells clients to retry, which fault injection can answer on
+ * any route (faults/api.ts).
  */
 export function errorCodesOf(route: RouteDef): ErrorCode[] {
-  const codes = new Set<ErrorCode>(['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'VALIDATION_ERROR', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']);
+  const codes = new Set<ErrorCode>(['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'VALIDATION_ERROR', 'INTERNAL_ERROR', 'BAD_GATEWAY', 'SERVICE_UNAVAILABLE']);
   if (route.business) codes.add('BUSINESS_ACCOUNT_REQUIRED');
   if (route.path.includes(':')) codes.add('NOT_FOUND');
   if (route.idempotency) {

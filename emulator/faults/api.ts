@@ -1,0 +1,127 @@
+import type { Request, Response } from 'express';
+import type { Services } from '../services.js';
+import type { KeyRecord } from '../resources/merchants/records.js';
+import { ApiError, type ErrorCode } from '../schema/errors.js';
+import { RateLimitedError } from '../gateway/rate-limit.js';
+import { errorBody, sendJson } from '../gateway/envelope.js';
+import { latencyOf, type Fault } from './set.js';
+
+// API faults, applied by the gateway (gateway/mount.ts) at two points of a merchant request:
+//
+//   before   after authentication, before idempotency and the handler: nothing is done, so a
+//            retry (with any key) simply runs the request — the 429/5xx a client must retry
+//   after    the handler ran and its transaction (with the idempotency record) committed, and
+//            then the answer is lost: the charge went through but the merchant never heard.
+//            A retry with the same key gets the original response (Idempotent-Replayed); a new
+//            key makes a second resource, exactly as against a real host.
+//
+// Every fault that fires is named in a `Svc-Fault` response header (when a response goes out
+// at all), a line in the emulator's log, and an entry in GET /_emulator/faults/log.
+
+export const FAULT_HEADER = 'Svc-Fault';
+
+const STATUS_CODE: Record<number, ErrorCode> = { 429: 'RATE_LIMITED', 500: 'INTERNAL_ERROR', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE' };
+
+/** "POST /v1/api/payouts*" against a method and path: * matches anything, :name one segment. */
+export function routeMatches(pattern: string, method: string, path: string): boolean {
+  const space = pattern.indexOf(' ');
+  const m = pattern.slice(0, space);
+  if (m !== '*' && m !== method) return false;
+  const source = pattern
+    .slice(space + 1)
+    .split(/(\*|:[A-Za-z_]\w*)/)
+    .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}$`).test(path);
+}
+
+/**
+ * The API fault for this request at one of the two points, if one fires (counted as fired).
+ * After-commit faults are drawn only once the request succeeded and committed: a request
+ * that fails validation never spends one.
+ */
+export function takeApiFault(services: Services, req: Request, key: KeyRecord, afterCommit: boolean): Fault | undefined {
+  return services.faults.take(
+    (f) =>
+      f.route !== undefined &&
+      f.after_commit === afterCommit &&
+      (f.environment === undefined || f.environment === key.environment) &&
+      (f.key_name === undefined || f.key_name === key.name) &&
+      routeMatches(f.route, req.method === 'HEAD' ? 'GET' : req.method, req.path),
+  );
+}
+
+function describe(f: Fault, latencyMs?: number): string {
+  const what = f.kind === 'status' ? `status=${f.status}` : f.kind === 'latency' ? `latency=${latencyMs}ms` : f.kind;
+  return `${f.id} ${f.after_commit ? 'after-commit ' : ''}${what}`;
+}
+
+function announce(services: Services, f: Fault, req: Request, res: Response, latencyMs?: number): void {
+  const text = describe(f, latencyMs);
+  if (!res.headersSent) res.setHeader(FAULT_HEADER, text);
+  const traceId = res.locals.traceId as string | undefined;
+  services.faults.record({ fault_id: f.id, kind: f.kind, target: `${req.method} ${req.path}`, trace_id: traceId, after_commit: f.after_commit, detail: text });
+  services.log.notice(`[fault] ${text} on ${req.method} ${req.path}${traceId ? ` (trace ${traceId})` : ''}`);
+}
+
+/** Waits on the emulator's clock: with `--clock manual` a latency passes when time is advanced. */
+const clockDelay = (services: Services, ms: number) => new Promise<void>((ok) => services.clock.at(services.clock.now() + ms, ok));
+
+/** Resolves when the client goes away (a hang ends only that way). */
+const untilClosed = (res: Response) => new Promise<void>((ok) => (res.destroyed || res.writableFinished ? ok() : res.once('close', () => ok())));
+
+function statusError(f: Fault): ApiError {
+  const message = `Injected fault ${f.id}: the emulator answers ${f.status} on purpose (svc emulator faults list).`;
+  return f.status === 429 ? Object.assign(new RateLimitedError(1), { message }) : new ApiError(STATUS_CODE[f.status!], message);
+}
+
+/**
+ * Applies a before-commit fault. Returns 'continue' when the request should go on (latency),
+ * 'done' when the fault answered (or refused to). A status fault throws its ApiError, which
+ * the gateway sends in the envelope like any other.
+ */
+export async function applyBefore(services: Services, f: Fault, req: Request, res: Response): Promise<'continue' | 'done'> {
+  const latency = f.kind === 'latency' ? latencyOf(f) : undefined;
+  announce(services, f, req, res, latency);
+  switch (f.kind) {
+    case 'status':
+      throw statusError(f);
+    case 'latency':
+      await clockDelay(services, latency!);
+      return 'continue';
+    case 'hang':
+      await untilClosed(res);
+      return 'done';
+    default: // reset
+      req.socket.destroy();
+      return 'done';
+  }
+}
+
+/** Applies an after-commit fault to the response the request produced (already kept). */
+export async function applyAfter(services: Services, f: Fault, req: Request, res: Response, out: { status: number; body: string }): Promise<void> {
+  const latency = f.kind === 'latency' ? latencyOf(f) : undefined;
+  announce(services, f, req, res, latency);
+  switch (f.kind) {
+    case 'status': {
+      const e = statusError(f);
+      if (e instanceof RateLimitedError) res.setHeader('Retry-After', '1');
+      return sendJson(res, e.status, errorBody(e.code, e.message));
+    }
+    case 'latency':
+      await clockDelay(services, latency!);
+      return sendJson(res, out.status, out.body);
+    case 'hang':
+      return untilClosed(res);
+    case 'truncate': {
+      // The headers promise the whole body; half of it arrives, then the connection drops.
+      res.statusCode = out.status;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Content-Length', Buffer.byteLength(out.body));
+      res.write(out.body.slice(0, Math.floor(out.body.length / 2)), () => req.socket.destroy());
+      return;
+    }
+    default: // reset
+      req.socket.destroy();
+  }
+}
