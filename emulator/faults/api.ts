@@ -81,7 +81,7 @@ function statusError(f: Fault): ApiError {
  * the gateway sends in the envelope like any other.
  */
 export async function applyBefore(services: Services, f: Fault, req: Request, res: Response): Promise<'continue' | 'done'> {
-  const latency = f.kind === 'latency' ? latencyOf(f) : undefined;
+  const latency = f.kind === 'latency' ? latencyOf(f, services.faults.random(f.id)) : undefined;
   announce(services, f, req, res, latency);
   switch (f.kind) {
     case 'status':
@@ -100,7 +100,7 @@ export async function applyBefore(services: Services, f: Fault, req: Request, re
 
 /** Applies an after-commit fault to the response the request produced (already kept). */
 export async function applyAfter(services: Services, f: Fault, req: Request, res: Response, out: { status: number; body: string }): Promise<void> {
-  const latency = f.kind === 'latency' ? latencyOf(f) : undefined;
+  const latency = f.kind === 'latency' ? latencyOf(f, services.faults.random(f.id)) : undefined;
   announce(services, f, req, res, latency);
   switch (f.kind) {
     case 'status': {

@@ -44,7 +44,7 @@ const Latency = z.union([
 ]);
 
 export const API_KINDS = ['status', 'latency', 'hang', 'reset', 'truncate'] as const;
-export const DELIVERY_KINDS = ['duplicate', 'drop', 'delay'] as const;
+export const DELIVERY_KINDS = ['duplicate', 'drop', 'delay', 'reorder'] as const;
 
 export const FaultSpec = z
   .strictObject({
@@ -53,7 +53,7 @@ export const FaultSpec = z
     provider: z.enum(['payouts', 'momo']).optional().meta({ description: 'A provider the emulator plays: the payout provider, or MoMo clearing on checkout' }),
     kind: z.enum([...API_KINDS, ...DELIVERY_KINDS, 'down']),
     status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503)]).optional().meta({ description: 'kind status: the status answered (the spec envelope and code)' }),
-    latency: Latency.optional().meta({ description: 'kind latency or delay: "2s" or a uniform range "100ms..2s"' }),
+    latency: Latency.optional().meta({ description: 'kind latency or delay: "2s" or a uniform range "100ms..2s"; kind reorder: the window (each attempt waits a random time up to it)' }),
     after_commit: z.boolean().default(false).meta({ description: 'Run the request (its idempotency record is stored), then lose the response' }),
     environment: z.enum(['test', 'live']).optional(),
     key_name: z.string().optional().meta({ description: "Only requests made with this fixture key (e.g. acme-test)" }),
@@ -72,12 +72,12 @@ export const FaultSpec = z
     if (f.provider !== undefined && f.kind !== 'down') ctx.addIssue({ code: 'custom', path: ['kind'], message: 'a provider fault is kind down' });
     if (f.kind === 'status' && f.status === undefined) ctx.addIssue({ code: 'custom', path: ['status'], message: 'kind status needs a status (429, 500, 502 or 503)' });
     if (f.kind !== 'status' && f.status !== undefined) ctx.addIssue({ code: 'custom', path: ['status'], message: 'status goes with kind status' });
-    if ((f.kind === 'latency' || f.kind === 'delay') && f.latency === undefined) ctx.addIssue({ code: 'custom', path: ['latency'], message: `kind ${f.kind} needs a latency ("2s" or "100ms..2s")` });
+    if ((f.kind === 'latency' || f.kind === 'delay' || f.kind === 'reorder') && f.latency === undefined) ctx.addIssue({ code: 'custom', path: ['latency'], message: `kind ${f.kind} needs a latency ("2s" or "100ms..2s")` });
     if (f.kind === 'down' && f.for === undefined) ctx.addIssue({ code: 'custom', path: ['for'], message: 'kind down needs for (how long, e.g. "1h")' });
     if (f.kind === 'truncate' && !f.after_commit) ctx.addIssue({ code: 'custom', path: ['after_commit'], message: 'truncate cuts the real response short, so it needs after_commit' });
     if (f.after_commit && !['status', 'latency', 'hang', 'reset', 'truncate'].includes(f.kind)) ctx.addIssue({ code: 'custom', path: ['after_commit'], message: 'after_commit goes with an API fault' });
     if (f.times !== undefined && f.probability !== undefined) ctx.addIssue({ code: 'custom', path: ['probability'], message: 'give times or probability, not both' });
-    if (f.seed !== undefined && f.probability === undefined) ctx.addIssue({ code: 'custom', path: ['seed'], message: 'seed goes with probability' });
+    if (f.seed !== undefined && f.probability === undefined && f.latency === undefined) ctx.addIssue({ code: 'custom', path: ['seed'], message: 'seed goes with probability or a latency range' });
     if ((f.environment !== undefined || f.key_name !== undefined) && f.route === undefined) ctx.addIssue({ code: 'custom', path: ['environment'], message: 'environment and key_name narrow a route fault' });
   });
 export type FaultSpec = z.infer<typeof FaultSpec>;

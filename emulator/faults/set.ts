@@ -67,7 +67,7 @@ export class FaultSet {
       ...(spec.for !== undefined && { until_ms: this.now() + spec.for }),
     };
     this.faults.push(fault);
-    if (spec.probability !== undefined) this.draws.set(fault.id, seeded(spec.seed ?? Math.floor(Math.random() * 2 ** 31)));
+    if (spec.probability !== undefined || spec.seed !== undefined) this.draws.set(fault.id, seeded(spec.seed ?? Math.floor(Math.random() * 2 ** 31)));
     this.changed();
     return fault;
   }
@@ -100,13 +100,18 @@ export class FaultSet {
     for (const f of this.faults) {
       if (!matches(f)) continue;
       const draw = this.draws.get(f.id);
-      if (draw && draw() >= f.probability!) continue;
+      if (draw && f.probability !== undefined && draw() >= f.probability) continue;
       f.fired++;
       if (f.remaining !== null && --f.remaining === 0) this.remove(f.id);
       else this.changed();
       return { ...f };
     }
     return undefined;
+  }
+
+  /** The fault's own random numbers (seeded when it has a seed): latency ranges, reorder. */
+  random(id: string): () => number {
+    return this.draws.get(id) ?? Math.random;
   }
 
   /** A provider fault in force now (kind down, its window not over). */

@@ -1,4 +1,5 @@
 import type { Services } from '../services.js';
+import { whenProviderUp } from '../faults/provider.js';
 import { parseMicros } from '../ids.js';
 import { applyOutcome, PAYMENTS, type PaymentRecord } from '../resources/payments/domain.js';
 
@@ -10,7 +11,8 @@ import { applyOutcome, PAYMENTS, type PaymentRecord } from '../resources/payment
 
 export function scheduleMomoClearing(services: Services, payment: PaymentRecord): void {
   const dueAt = Math.floor(parseMicros(payment.created_at) / 1000) + services.config.momoClearMs;
-  services.clock.at(dueAt, () => clearMomoPayment(services, payment.id));
+  // A MoMo outage (an injected fault) holds the clearing until it ends.
+  services.clock.at(dueAt, () => whenProviderUp(services, 'momo', `payment ${payment.id}`, () => clearMomoPayment(services, payment.id)));
 }
 
 function clearMomoPayment(services: Services, paymentId: string): void {

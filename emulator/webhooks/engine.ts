@@ -10,6 +10,7 @@ import { delayAfterFailure } from './schedule.js';
 import { Sender, type AttemptOutcome } from './sender.js';
 import { Fifo } from './fifo.js';
 import { isoMicros } from '../ids.js';
+import { attemptWithFault, takeDeliveryFault } from '../faults/delivery.js';
 
 // The delivery engine: turns the outbox's deliveries into signed POSTs on the schedule.
 //
@@ -183,14 +184,14 @@ export class DeliveryEngine {
     this.busy.set(endpoint.id, (this.busy.get(endpoint.id) ?? 0) + 1);
     // A fresh t on every attempt; wall-clock seconds, so receivers' tolerance checks pass
     // even after `svc emulator clock advance` (docs/spec-gaps.md).
-    const signature = signPayload(endpoint.secret, event.body, Math.floor(Date.now() / 1000));
-    const attempt = this.sender
-      .send({
-        url: endpoint.url,
-        body: event.body,
-        headers: attemptHeaders(event.type, d.id, signature),
-        timeoutMs: config.webhookTimeoutMs,
-      })
+    let signature = '';
+    const send = () => {
+      signature = signPayload(endpoint.secret, event.body, Math.floor(Date.now() / 1000));
+      return this.sender.send({ url: endpoint.url, body: event.body, headers: attemptHeaders(event.type, d.id, signature), timeoutMs: config.webhookTimeoutMs });
+    };
+    // An injected delivery fault (faults/delivery.ts) may drop, delay or duplicate the attempt.
+    const fault = this.services.faults.empty ? undefined : takeDeliveryFault(this.services, event.type, endpoint.id);
+    const attempt = (fault ? attemptWithFault(this.services, fault, d.id, send) : send())
       .then((outcome) => {
         this.inFlight.delete(deliveryId);
         const left = (this.busy.get(endpoint.id) ?? 1) - 1;

@@ -9,6 +9,7 @@ import { scopeKey } from '../payments/domain.js';
 import { PAYOUT_PAGE_DEFAULT, type CreatePayout, type ListPayoutsQuery, type Payout } from './schema.js';
 import type { z } from 'zod';
 import { findOwn } from '../merchants/own.js';
+import { whenProviderUp } from '../../faults/provider.js';
 
 // Payouts: checked against the payee (approved, same currency, per-payout and daily caps),
 // debited from the merchant's wallet the moment they are accepted, then answered by the
@@ -166,9 +167,10 @@ export function resolvePayout(services: Pick<Services, 'store' | 'stamps'>, id: 
   });
 }
 
-function schedule(services: Pick<Services, 'store' | 'stamps' | 'clock'>, payout: PayoutRecord): void {
+function schedule(services: Services, payout: PayoutRecord): void {
   // If the accepting transaction rolls back, the timer finds no payout and does nothing.
-  services.clock.at(payout.resolves_at_ms, () => resolvePayout(services, payout.id));
+  // A provider outage (an injected fault) holds the answer until it ends.
+  services.clock.at(payout.resolves_at_ms, () => whenProviderUp(services, 'payouts', `payout ${payout.id}`, () => resolvePayout(services, payout.id)));
 }
 
 /**
