@@ -72,7 +72,7 @@ const untilClosed = (res: Response) => new Promise<void>((ok) => (res.destroyed 
 
 function statusError(f: Fault): ApiError {
   const message = `Injected fault ${f.id}: the emulator answers ${f.status} on purpose (svc emulator faults list).`;
-  return f.status === 429 ? Object.assign(new RateLimitedError(1), { message }) : new ApiError(STATUS_CODE[f.status!], message);
+  return f.status === 429 ? Object.assign(new RateLimitedError(f.retry_after ?? 1), { message }) : new ApiError(STATUS_CODE[f.status!], message);
 }
 
 /**
@@ -85,6 +85,7 @@ export async function applyBefore(services: Services, f: Fault, req: Request, re
   announce(services, f, req, res, latency);
   switch (f.kind) {
     case 'status':
+      if (f.retry_after !== undefined) res.setHeader('Retry-After', String(f.retry_after));
       throw statusError(f);
     case 'latency':
       await clockDelay(services, latency!);
@@ -105,7 +106,7 @@ export async function applyAfter(services: Services, f: Fault, req: Request, res
   switch (f.kind) {
     case 'status': {
       const e = statusError(f);
-      if (e instanceof RateLimitedError) res.setHeader('Retry-After', '1');
+      if (f.retry_after !== undefined || e instanceof RateLimitedError) res.setHeader('Retry-After', String(f.retry_after ?? 1));
       return sendJson(res, e.status, errorBody(e.code, e.message));
     }
     case 'latency':

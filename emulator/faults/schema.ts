@@ -54,6 +54,7 @@ export const FaultSpec = z
     kind: z.enum([...API_KINDS, ...DELIVERY_KINDS, 'down']),
     status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503)]).optional().meta({ description: 'kind status: the status answered (the spec envelope and code)' }),
     latency: Latency.optional().meta({ description: 'kind latency or delay: "2s" or a uniform range "100ms..2s"; kind reorder: the window (each attempt waits a random time up to it)' }),
+    retry_after: z.int().min(0).max(3600).optional().meta({ description: 'kind status: a Retry-After header in seconds (429 sends 1 unless told)' }),
     after_commit: z.boolean().default(false).meta({ description: 'Run the request (its idempotency record is stored), then lose the response' }),
     environment: z.enum(['test', 'live']).optional(),
     key_name: z.string().optional().meta({ description: "Only requests made with this fixture key (e.g. acme-test)" }),
@@ -71,6 +72,7 @@ export const FaultSpec = z
     if (f.deliveries !== undefined && !deliveryKind) ctx.addIssue({ code: 'custom', path: ['kind'], message: `a delivery fault is one of ${DELIVERY_KINDS.join(', ')}` });
     if (f.provider !== undefined && f.kind !== 'down') ctx.addIssue({ code: 'custom', path: ['kind'], message: 'a provider fault is kind down' });
     if (f.kind === 'status' && f.status === undefined) ctx.addIssue({ code: 'custom', path: ['status'], message: 'kind status needs a status (429, 500, 502 or 503)' });
+    if (f.kind !== 'status' && f.retry_after !== undefined) ctx.addIssue({ code: 'custom', path: ['retry_after'], message: 'retry_after goes with kind status' });
     if (f.kind !== 'status' && f.status !== undefined) ctx.addIssue({ code: 'custom', path: ['status'], message: 'status goes with kind status' });
     if ((f.kind === 'latency' || f.kind === 'delay' || f.kind === 'reorder') && f.latency === undefined) ctx.addIssue({ code: 'custom', path: ['latency'], message: `kind ${f.kind} needs a latency ("2s" or "100ms..2s")` });
     if (f.kind === 'down' && f.for === undefined) ctx.addIssue({ code: 'custom', path: ['for'], message: 'kind down needs for (how long, e.g. "1h")' });
@@ -84,4 +86,8 @@ export type FaultSpec = z.infer<typeof FaultSpec>;
 export type FaultInput = z.input<typeof FaultSpec>;
 
 /** A file for `svc emulator start --faults FILE`: {"faults": [...]} or a bare array. */
-export const FaultFile = z.union([z.array(FaultSpec), z.strictObject({ $comment: z.string().optional(), faults: z.array(FaultSpec) }).transform((f) => f.faults)]);
+export const FaultFile = z.preprocess(
+  // A bare array reads as {"faults": [...]}, so a problem is always named faults.<i>.<field>.
+  (v) => (Array.isArray(v) ? { faults: v } : v),
+  z.strictObject({ $comment: z.string().optional(), faults: z.array(FaultSpec) }).transform((f) => f.faults),
+);

@@ -60,6 +60,11 @@ export function controlContext(flags: CommonFlags): ControlContext {
 
 /** The trace id of a call that worked is noise unless asked for (--verbose); an error always shows its own. */
 function traceLine<T>(out: Output, result: ApiResult<T>, verbose = false): ApiResult<T> {
+  // The spec's retry guidance at work: an earlier attempt's answer was lost, and the retry with
+  // the same idempotency key got the original one back. Always said: nothing was done twice.
+  if (result.replayed && result.attempts > 1) {
+    out.status(`recovered by an idempotent replay: attempt ${result.attempts} reused the idempotency key and got the original answer (nothing was done twice).`);
+  }
   if (verbose && !out.json && result.traceId) out.status(out.e.dim(`trace ${result.traceId}${result.replayed ? ' (idempotent replay)' : ''}`));
   return result;
 }

@@ -150,6 +150,11 @@ export class ControlApi {
     return this.http.call<T>({ method: 'POST', path, body });
   };
 
+  del = async <T = Json>(path: string): Promise<ApiResult<T>> => {
+    await this.identify();
+    return this.http.call<T>({ method: 'DELETE', path });
+  };
+
   health = () => this.get<{ ok: boolean }>('/health');
   keys = () => this.get<{ keys: EmulatorKey[] }>('/keys');
   clock = () => this.get<ClockState>('/clock');

@@ -121,7 +121,9 @@ export class HttpClient {
       }
       if (attempt < MAX_ATTEMPTS) await (this.options.sleep ?? sleep)(waitMs);
     }
-    throw lastError!;
+    // Every attempt was retryable and failed: say that the client stopped, not only the last answer.
+    const last = lastError!;
+    throw new SvcError(last.code, last.status, `${last.message} (gave up after ${MAX_ATTEMPTS} attempts with the same idempotency key, as the spec advises)`, last.trace_id);
   }
 }
 

@@ -93,7 +93,7 @@ test('a persistent 503 is tried 5 times in all, then exit 1 with the code, messa
     assert.equal(s.seen.length, 5);
     assert.equal(r.stdout, '');
     // --json: the error is the last stderr line, one JSON object, with the last attempt's trace id.
-    assert.deepEqual(lastJson(r.stderr), { error: { code: 'SERVICE_UNAVAILABLE', message: 'injected SERVICE_UNAVAILABLE', trace_id: 'trc_server_5' } });
+    assert.deepEqual(lastJson(r.stderr), { error: { code: 'SERVICE_UNAVAILABLE', message: 'injected SERVICE_UNAVAILABLE (gave up after 5 attempts with the same idempotency key, as the spec advises)', trace_id: 'trc_server_5' } });
   } finally {
     await s.close();
   }

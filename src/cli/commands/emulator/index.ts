@@ -1,7 +1,14 @@
 import type { Command } from 'commander';
 import { register as registerStart, registerExec } from './start.js';
 import { apiOptions, examples, lazy } from '../../options.js';
-import { intFlag } from '../../parse.js';
+import { choiceFlag, intFlag, wrapParser } from '../../parse.js';
+
+/** 0 to 1, e.g. 0.2. */
+function probability(value: string): number {
+  const p = Number(value);
+  if (value.trim() === '' || !Number.isFinite(p) || p < 0 || p > 1) throw new Error(`expected a probability from 0 to 1, got "${value}".`);
+  return p;
+}
 
 // `svc emulator …`: start, plus the control API (the dashboard and phone actions of the spec).
 
@@ -27,6 +34,52 @@ export function register(emulator: Command): void {
   examples(snapshotName(c(snapshot, 'save', 'Save every record under NAME (replaces an older one)')).action(lazy(() => import('./world.js'), 'snapshotSave')), ['svc emulator snapshot save checkout-ready']);
   examples(snapshotName(c(snapshot, 'restore', 'Replace every record with the snapshot NAME')).action(lazy(() => import('./world.js'), 'snapshotRestore')), ['svc emulator snapshot restore checkout-ready']);
   examples(c(snapshot, 'list', 'Saved snapshots, newest first').action(lazy(() => import('./world.js'), 'snapshotList')), ['svc emulator snapshot list']);
+
+  const faults = emulator.command('faults').description('Make the emulator fail on purpose: API errors, lost answers, slow or dropped webhooks, provider outages');
+  examples(
+    c(faults, 'add', 'Add a fault (exactly one kind flag; one target: --route, --deliveries or --provider)')
+      .option('--route <pattern>', 'merchant API requests: "<METHOD> <path>", e.g. "POST /v1/api/charges" or "* /v1/api/payouts*"')
+      .option('--deliveries', 'webhook delivery attempts (narrow with --event-type, --endpoint)')
+      .option('--event-type <type>', 'only deliveries of this event type')
+      .option('--endpoint <id>', 'only deliveries to this endpoint')
+      .option('--provider <name>', 'payouts or momo (with --down)', choiceFlag(['payouts', 'momo'] as const))
+      .option('--status <code>', 'answer 429, 500, 502 or 503 in the spec envelope', intFlag(100, 599))
+      .option('--retry-after <s>', 'with --status: send Retry-After: <s> (429 sends 1 unless told)', intFlag(0, 3600))
+      .option('--latency <dur>', 'add latency: 2s, or a range 100ms..2s (emulator clock)')
+      .option('--hang', 'never answer (until the client gives up)')
+      .option('--reset', 'reset the connection')
+      .option('--truncate', 'cut the answer off half-way (needs --after-commit)')
+      .option('--duplicate', 'send each delivery twice (same Svc-Delivery)')
+      .option('--drop', 'lose the delivery attempt (it is retried on the schedule)')
+      .option('--delay <dur>', 'hold each delivery attempt this long')
+      .option('--reorder <window>', 'hold each delivery attempt a random time up to the window')
+      .option('--down <dur>', 'the provider is down this long (with --provider)')
+      .option('--after-commit', 'run the request, keep it, then lose the answer (--status, --latency, --hang, --reset, --truncate)')
+      .option('--times <n>', 'fire for the next n matches, then retire', intFlag(1, 1_000_000))
+      .option('--probability <p>', 'fire on each match with this probability (0 to 1)', wrapParser(probability))
+      .option('--seed <n>', 'seed for --probability and ranges: the same seed fires on the same requests', intFlag(0, 2 ** 31 - 1))
+      .option('--environment <env>', 'only requests with a test or live key')
+      .option('--key-name <name>', 'only requests with this fixture key (svc emulator keys)')
+      .action(lazy(() => import('./faults.js'), 'add')),
+    [
+      'svc emulator faults add --route "POST /v1/api/charges" --status 503 --times 2',
+      'svc emulator faults add --route "POST /v1/api/charges" --status 502 --after-commit --times 1',
+      'svc emulator faults add --route "* /v1/*" --latency 100ms..2s --probability 0.2 --seed 7',
+      'svc emulator faults add --deliveries --duplicate',
+      'svc emulator faults add --provider payouts --down 1h',
+    ],
+  );
+  examples(c(faults, 'list', 'Faults in force (the oldest matching one fires)').action(lazy(() => import('./faults.js'), 'list')), ['svc emulator faults list']);
+  examples(c(faults, 'remove', 'Remove one fault').argument('<fault_id>').action(lazy(() => import('./faults.js'), 'remove')), ['svc emulator faults remove flt_4Kj8Hg2Fd6Sa9Lp3Oi7U']);
+  examples(c(faults, 'clear', 'Remove every fault').action(lazy(() => import('./faults.js'), 'clear')), ['svc emulator faults clear']);
+  examples(
+    c(faults, 'log', 'Faults that fired, oldest first')
+      .option('--limit <n>', 'the newest n (1 to 500)', intFlag(1, 500), 50)
+      .action(lazy(() => import('./faults.js'), 'log')),
+    ['svc emulator faults log --limit 20'],
+  );
+  examples(c(faults, 'presets', 'Named fault sets').action(lazy(() => import('./faults.js'), 'presets')), ['svc emulator faults presets']);
+  examples(c(faults, 'apply', 'Add every fault of a preset').argument('<preset>').action(lazy(() => import('./faults.js'), 'apply')), ['svc emulator faults apply flaky-network']);
 
   const fixtures = emulator.command('fixtures').description('Custom fixtures files (format: fixtures/fixtures.schema.json in the package)');
   examples(

@@ -1,6 +1,7 @@
 import chalk from 'chalk';
 import { consoleLogger, startEmulator, type EmulatorOptions } from '../../../../emulator/server.js';
 import { importWorld } from './world-file.js';
+import { readFaultFile } from './faults.js';
 import type { StartOptions } from './start.js';
 
 /** The emulator options both `start` and `exec` build from their shared flags. */
@@ -15,6 +16,8 @@ export function emulatorOptions(opts: StartOptions): EmulatorOptions {
     logRequests: !opts.quiet,
     logger: consoleLogger,
     fsync: opts.fsync,
+    // Checked before anything starts: a bad file is exit 2 and no emulator, no lock.
+    faults: opts.faults === undefined ? undefined : readFaultFile(opts.faults),
     config: {
       latencyMs: opts.latency,
       payoutResolveMs: opts.payoutDelay,

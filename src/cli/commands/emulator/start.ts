@@ -9,6 +9,7 @@ export interface StartOptions {
   dataDir?: string;
   fixtures?: string;
   import?: string;
+  faults?: string;
   json?: boolean;
   clock: 'system' | 'manual';
   rateLimit: ReturnType<typeof parseRateLimit>;
@@ -30,6 +31,7 @@ function emulatorOptions(cmd: Command, defaults: { port: number; dataDir?: strin
     .option('--data-dir <dir>', defaults.dataDir ? 'where the store lives; a restart on the same dir keeps everything' : 'where the store lives (default: a temporary folder, removed at the end)', defaults.dataDir)
     .option('--fixtures <file>', 'seed a new data dir from this file (default: the bundled fixtures/default.json)')
     .option('--import <dir>', 'start from the world an earlier `svc emulator exec --export-on-exit <dir>` wrote')
+    .option('--faults <file>', 'start with these faults in force ({"faults": [ … ]}, as `svc emulator faults add` sends them)')
     .option('--clock <mode>', 'system (real time) or manual (frozen until `svc emulator clock advance`)', choiceFlag(['system', 'manual'] as const), 'system')
     // Parsed defaults get a readable label in --help (commander would print their JSON).
     .addOption(new Option('--rate-limit <spec>', 'per-merchant budget, e.g. 100/1s, 6000/1m, or off').argParser(wrapParser(parseRateLimit)).default(parseRateLimit('100/1s'), '100/1s'))
