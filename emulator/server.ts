@@ -122,7 +122,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     seed(services, fixtures());
     seededAtStart = takeSnapshot(services);
   }
-  const reset = fixtureWorld(services, fixtures, seededAtStart);
+  const backToFixtures = fixtureWorld(services, fixtures, seededAtStart);
+  // A reset gives a fresh world: the faults set for the last test go too (a restore keeps them).
+  const reset = async () => {
+    services.faults.clear();
+    await backToFixtures();
+  };
   services.lifecycle = {
     reset,
     // After the answer has gone out: the caller (svc emulator stop) hears "stopping", then waits for the exit.

@@ -7,7 +7,7 @@ import { DASHBOARD_STYLESHEET } from './style.js';
 // The dashboard's frame: the hosted pages' stylesheet and sending (pages/layout.ts) with a
 // section nav, the live-stream status, and the one client script (client.ts), same origin only.
 
-export type Section = 'events' | 'endpoints' | 'records' | 'wallets' | 'approvals' | 'time';
+export type Section = 'events' | 'endpoints' | 'records' | 'wallets' | 'approvals' | 'time' | 'faults';
 
 const SECTIONS: Array<[Section, string, string]> = [
   ['events', 'Events', '/dashboard'],
@@ -16,6 +16,7 @@ const SECTIONS: Array<[Section, string, string]> = [
   ['wallets', 'Wallets & cards', '/dashboard/wallets'],
   ['approvals', 'Approvals & inboxes', '/dashboard/approvals'],
   ['time', 'Time', '/dashboard/time'],
+  ['faults', 'Faults', '/dashboard/faults'],
 ];
 
 /** The hosted pages' policy plus this origin's script and fetch/EventSource (the control API). */

@@ -6,6 +6,8 @@ import type { Logger } from '../../emulator/services.js';
 import type { StoredRecord } from '../../emulator/store/store.js';
 import type { WorldSnapshot } from '../../emulator/world.js';
 import { ControlApi } from '../client/control.js';
+import type { FaultInput } from '../../emulator/faults/schema.js';
+import type { Fault, FaultLogEntry } from '../../emulator/faults/set.js';
 
 // The testing API: a test owns its emulator, in its own process, the way Miniflare or
 // testcontainers let a test own its dependency. Nothing is spawned and (by default) nothing is
@@ -16,7 +18,7 @@ import { ControlApi } from '../client/control.js';
 //   await emu.reset();                             // back to the fixtures: same port, same keys
 //   await emu.close();
 
-export type { DeliveryRecord, EventRecord, WorldSnapshot };
+export type { DeliveryRecord, EventRecord, WorldSnapshot, FaultInput, Fault, FaultLogEntry };
 export type EmulatorKey = ReadyInfo['keys'][number];
 
 export interface StartOptions {
@@ -64,6 +66,16 @@ export interface TestEmulator {
   };
   /** The control API (OTP inbox, approvals, payees, wallets, deliveries, redeliver, …). */
   readonly control: ControlApi;
+  /** Fault injection (README "Fault injection"): the same bodies as `POST /_emulator/faults`. */
+  readonly faults: {
+    /** Adds a fault; a malformed one is rejected with the emulator's message naming the field. */
+    add(fault: FaultInput): Promise<Fault>;
+    list(): Promise<Fault[]>;
+    /** Every fault that fired, oldest first. */
+    log(): Promise<FaultLogEntry[]>;
+    apply(preset: string): Promise<Fault[]>;
+    clear(): Promise<void>;
+  };
   /** Resolves with the first event (already emitted or still to come) the predicate accepts. */
   waitForEvent(predicate: (e: EventRecord) => boolean, options?: WaitOptions): Promise<EventRecord>;
   /** Resolves with the first delivery state the predicate accepts, e.g. `d => d.status === 'succeeded'`. */
@@ -135,6 +147,13 @@ function handle(running: RunningEmulator): TestEmulator {
       },
     },
     control,
+    faults: {
+      add: async (fault) => (await control.post<Fault>('/faults', fault)).data,
+      list: async () => (await control.get<{ faults: Fault[] }>('/faults')).data.faults,
+      log: async () => (await control.get<{ entries: FaultLogEntry[] }>('/faults/log')).data.entries,
+      apply: async (preset) => (await control.post<{ faults: Fault[] }>(`/faults/presets/${encodeURIComponent(preset)}/apply`)).data.faults,
+      clear: async () => void (await control.post('/faults/clear')),
+    },
     waitForEvent: (predicate, opts) => waitFor<EventRecord>(services.store, EVENTS, predicate, opts),
     waitForDelivery: (predicate, opts) => waitFor<DeliveryRecord>(services.store, DELIVERIES, predicate, opts),
     reset: () => running.reset(),

@@ -179,3 +179,22 @@ test('control: the typed control client reaches the dashboard side (payees, wall
   await emu.reset();
   assert.equal((await emu.control.payees({ merchant_id: 'mer_acme', environment: 'test' })).data.payees.some((p) => p.id === added.id), false);
 });
+
+test('faults: the testing API adds, logs and clears them; a bad one is refused naming the field; reset clears them', async (t) => {
+  const emu = await startEmulator();
+  t.after(() => emu.close());
+  const fault = await emu.faults.add({ route: 'POST /v1/api/payment-links', kind: 'status', status: 502, after_commit: true, times: 1 });
+  const lost = await link(emu);
+  assert.equal(lost.status, 502);
+  assert.equal(emu.snapshot().collections.payment_links.length, 1, 'kept although the answer was lost');
+  assert.deepEqual((await emu.faults.log()).map((e) => [e.fault_id, e.after_commit]), [[fault.id, true]]);
+  await assert.rejects(emu.faults.add({ route: 'nope', kind: 'reset' }), /route: must be "<METHOD> <path>"/);
+  await emu.faults.add({ route: '* /v1/*', kind: 'status', status: 503 });
+  assert.equal((await link(emu)).status, 503);
+  await emu.reset();
+  assert.deepEqual(await emu.faults.list(), []);
+  assert.equal((await link(emu)).status, 201);
+  assert.equal((await emu.faults.apply('provider-outage')).length, 2);
+  await emu.faults.clear();
+  assert.deepEqual(await emu.faults.list(), []);
+});
