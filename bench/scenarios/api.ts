@@ -7,11 +7,19 @@ import { REF_GET, REF_POST, startReferences } from '../subjects/references.js';
 // The merchant API under load: the emulator with 1k and with 100k stored payments beside the
 // two express references. All six loads are measured interleaved (lib/load.ts), because the
 // targets are ratios between them.
+//
+// BENCH_BASELINE=<another built checkout of svc> adds that emulator at 1k, measured in the same
+// rounds, with targets "GET/POST ≥ 95% of the baseline": how a change is shown to cost nothing
+// (e.g. fault injection with no fault set), without two runs' drift between them.
+
+const BASELINE = process.env.BENCH_BASELINE;
 
 async function run(ctx: BenchContext): Promise<Row[]> {
   const subjects: Subject[] = [];
   try {
     subjects.push(await startReferences(ctx));
+    // The baseline first: the first emulator started measured a few % slower in A/A runs.
+    if (BASELINE) subjects.push(await startEmulatorWith(ctx, 1_000, '1k-baseline', BASELINE));
     subjects.push(await startEmulatorWith(ctx, 1_000, '1k'));
     subjects.push(await startEmulatorWith(ctx, 100_000, '100k'));
     const entries = subjects.flatMap((s) => s.loads);
@@ -45,6 +53,9 @@ const targets: Target[] = [
   msAtMost('emulator.post.100k', 'p99Ms', 50, 'p99'),
   msAtMost('emulator.stall.1k', 'maxMs', 50, 'stall'),
   msAtMost('emulator.stall.100k', 'maxMs', 50, 'stall'),
+  ...(BASELINE
+    ? [rateAtLeast('emulator.get.1k', 'emulator.get.1k-baseline', 0.95, 'the baseline'), rateAtLeast('emulator.post.1k', 'emulator.post.1k-baseline', 0.95, 'the baseline')]
+    : []),
 ];
 
 export const api: Scenario = { name: 'api', run, targets };

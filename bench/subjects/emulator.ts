@@ -49,7 +49,8 @@ const linkBody = JSON.stringify(LINK_FIELDS);
 
 const auth = { authorization: `Bearer ${BENCH_KEY}` };
 
-export async function startEmulatorWith(ctx: BenchContext, n: number, tag: string): Promise<Subject> {
+/** `root`: the package to run (default this one; BENCH_BASELINE names another built checkout). */
+export async function startEmulatorWith(ctx: BenchContext, n: number, tag: string, root = ctx.root): Promise<Subject> {
   const dataDir = join(ctx.tmpDir, `emulator-${tag}`);
   mkdirSync(dataDir, { recursive: true });
   ctx.log(`emulator @${tag}: seeding ${n} payments`);
@@ -57,7 +58,7 @@ export async function startEmulatorWith(ctx: BenchContext, n: number, tag: strin
 
   ctx.log(`emulator @${tag}: starting`);
   const args = ['bin/svc.js', 'emulator', 'start', '--port', '0', '--json', '--quiet', '--rate-limit', 'off', '--data-dir', dataDir];
-  const emulator = await startChild<{ base_url: string }>(process.execPath, args, ctx.root);
+  const emulator = await startChild<{ base_url: string }>(process.execPath, args, root);
   const base = emulator.info.base_url;
   const startRow: Row = {
     id: `emulator.start.${tag}`,

@@ -12,7 +12,7 @@ import { applyAfter, applyBefore, takeApiFault } from '../faults/api.js';
 // The gateway: every merchant route goes through `handle`, in this order —
 //   auth (401) → scope / business (403) → [injected fault, before] → rate limit (429)
 //   → idempotency key (422/409/replay) → validation (422) → handler in a store transaction
-//   → [injected fault, after commit] → envelope.
+//   → [injected fault, after commit] → envelope. (The bracketed steps: handleWithFaults.)
 // The trace id is set earlier, by app-level middleware, so even unknown routes carry it.
 
 export interface Gateway {
@@ -23,7 +23,9 @@ export interface Gateway {
 
 export function mountRoutes(app: Express, routes: RouteDef[], gateway: Gateway): void {
   for (const route of routes) {
-    app[route.method](route.path, (req, res) => void handle(route, gateway, req, res));
+    // With no fault set (the usual case) a request takes the plain path: fault handling adds
+    // nothing to it, not even code in `handle` (measured: a bigger `handle` cost POSTs ~6%).
+    app[route.method](route.path, (req, res) => void (gateway.services.faults.empty ? handle(route, gateway, req, res) : handleWithFaults(route, gateway, req, res)));
   }
 }
 
@@ -49,7 +51,37 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, root: string
   return result.data;
 }
 
-async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Response): Promise<void> {
+/**
+ * A request while faults are set (faults/api.ts): a before-commit fault acts once the caller is
+ * known and allowed (a bad key or scope still gets its 401/403), an after-commit fault acts on
+ * the answer `handle` produced once its transaction committed.
+ */
+async function handleWithFaults(route: RouteDef, gateway: Gateway, req: Request, res: Response): Promise<void> {
+  const { services } = gateway;
+  let key: KeyRecord | undefined;
+  try {
+    const caller = authenticate(services, req.headers.authorization);
+    if (caller.key.scopes.includes(route.scope) && (!route.business || caller.merchant.business)) key = caller.key;
+  } catch {
+    // handle() answers the 401
+  }
+  if (key) {
+    try {
+      const before = takeApiFault(services, req, key, false);
+      if (before && (await applyBefore(services, before, req, res)) === 'done') return;
+    } catch (err) {
+      sendError(res, err);
+      return;
+    }
+  }
+  await handle(route, gateway, req, res, async (out) => {
+    const after = key && takeApiFault(services, req, key, true);
+    if (after) await applyAfter(services, after, req, res, out);
+    else sendJson(res, out.status, out.body);
+  });
+}
+
+async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Response, respond?: (out: { status: number; body: string }) => Promise<void>): Promise<void> {
   const { services, limiter, ledger } = gateway;
   const traceId = res.locals.traceId as string;
   // Keys this request holds in flight: the header's and, on redemption routes, the body field's.
@@ -59,9 +91,6 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
     res.locals.keyRecord = key;
     if (!key.scopes.includes(route.scope)) throw new ApiError('FORBIDDEN', `This API key lacks the ${route.scope} scope.`);
     if (route.business && !merchant.business) throw new ApiError('BUSINESS_ACCOUNT_REQUIRED', 'This action needs a business account.');
-    // Injected faults (faults/api.ts): with none set, this is one property read.
-    const before = services.faults.empty ? undefined : takeApiFault(services, req, key, false);
-    if (before && (await applyBefore(services, before, req, res)) === 'done') return;
     limiter.take(merchant.id);
 
     const body = req.body === undefined ? {} : req.body;
@@ -118,9 +147,8 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
       }
       throw err;
     }
-    const after = services.faults.empty ? undefined : takeApiFault(services, req, key, true);
-    if (after) return await applyAfter(services, after, req, res, out);
-    sendJson(res, out.status, out.body);
+    if (respond) await respond(out);
+    else sendJson(res, out.status, out.body);
   } catch (err) {
     sendError(res, err);
   } finally {

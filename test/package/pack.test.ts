@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageFile } from '../../emulator/server.js';
@@ -78,6 +78,18 @@ test('the packed tarball installs into a fresh project and works there: bin, lib
      }));`,
   );
   assert.deepEqual(JSON.parse(run(process.execPath, [probe], app)), { verified: true, same: true, status: 404, version: pkg.version, bin: true, schema: 'svc emulator fixtures' });
+
+  // `svc emulator exec` from the installed package: the app's own check runs against an
+  // emulator that lives exactly as long as it, and exec passes its exit code on.
+  writeFileSync(
+    join(app, 'check.mjs'),
+    `const res = await fetch(process.env.SVC_BASE_URL + '/v1/api/payments', { headers: { authorization: 'Bearer ' + process.env.SVC_API_KEY } });
+     console.log(res.status);
+     process.exit(res.status === 200 ? 7 : 1);`,
+  );
+  const exec = spawnSync(process.execPath, [join(app, 'node_modules', '.bin', 'svc'), 'emulator', 'exec', '--', process.execPath, 'check.mjs'], { cwd: app, encoding: 'utf8' });
+  assert.equal(exec.status, 7, exec.stderr);
+  assert.equal(exec.stdout.trim(), '200');
 
   // TypeScript, --strict, against the shipped declarations only (the app has no svc sources).
   writeFileSync(
