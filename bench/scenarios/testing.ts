@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startEmulator } from '../../emulator/server.js';
@@ -17,7 +18,9 @@ import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
 //   testing.files            4 test files, each with its own in-process emulator, under
 //                            `node --test --test-concurrency=4`, against 1 such file
 //
-// Targets (issue 10): start ≤ 150 ms, reset ≤ 10 ms, 4 files ≤ 1.5× one file.
+// Targets (issue 10): start ≤ 150 ms, reset ≤ 10 ms, 4 files ≤ 1.5× one file. A test file is
+// CPU-bound (one file here uses ~0.9 s of CPU in ~0.65 s), so the last target needs about 4 CPUs:
+// on 2 the floor is about 2× whatever the emulator does.
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -151,7 +154,7 @@ export const testing: Scenario = {
       one.push(await exitTime(['--test', files[0]], ctx.tmpDir));
       four.push(await exitTime(['--test', '--test-concurrency=4', ...files], ctx.tmpDir));
     }
-    rows.push({ id: 'testing.files', label: '4 test files with own emulators (concurrency 4) / 1 file', ratio: median(four) / median(one), note: `${median(four).toFixed(0)} vs ${median(one).toFixed(0)} ms, median of 3` });
+    rows.push({ id: 'testing.files', label: '4 test files with own emulators (concurrency 4) / 1 file', ratio: median(four) / median(one), note: `${median(four).toFixed(0)} vs ${median(one).toFixed(0)} ms, median of 3; ${availableParallelism()} CPUs (CPU-bound files: below ~4 CPUs the floor is about 4 ÷ CPUs)` });
     return rows;
   },
 };
