@@ -55,6 +55,7 @@ export class DeliveryEngine {
   private readonly busy = new Map<string, number>();
   private finished: Finished[] = [];
   private flushScheduled = false;
+  private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly services: Services) {}
 
@@ -66,6 +67,27 @@ export class DeliveryEngine {
     // was down is cancelled when it comes up (launch), never sent.
     for (const d of this.services.store.byIndex<EngineDelivery>(DELIVERIES, SCHEDULED_INDEX, SCHEDULED_KEY)) this.track(d);
     this.pump();
+  }
+
+  /**
+   * Resolves once no attempt is due, on the wire or waiting to be recorded: the signal a test
+   * waits on instead of "nothing arrived after 30 ms". Attempts waiting for a later time on the
+   * clock do not count (advance the clock, then wait again); a stopped engine is idle.
+   */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((ok) => this.idleWaiters.push(ok));
+  }
+
+  private isIdle(): boolean {
+    return !this.running || (this.inFlight.size === 0 && this.queued.size === 0 && this.finished.length === 0 && !this.flushScheduled);
+  }
+
+  private wakeIdleWaiters(): void {
+    if (this.idleWaiters.length === 0 || !this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const ok of waiters) ok();
   }
 
   /** Stops sending: in-flight attempts are aborted (not recorded), finished ones are recorded. */
@@ -82,6 +104,7 @@ export class DeliveryEngine {
     this.sender.abortAll();
     await Promise.all(this.inFlight.values());
     this.recordFinished();
+    this.wakeIdleWaiters();
     await this.sender.close();
     this.sender = new Sender(); // a later start() gets fresh connections
   }
@@ -162,6 +185,7 @@ export class DeliveryEngine {
       if (this.queued.delete(deliveryId)) this.launch(deliveryId);
       this.markRunnable(endpointId);
     }
+    this.wakeIdleWaiters();
   }
 
   private launch(deliveryId: string): void {
@@ -212,6 +236,7 @@ export class DeliveryEngine {
     setImmediate(() => {
       this.flushScheduled = false;
       this.recordFinished();
+      this.wakeIdleWaiters();
     });
   }
 

@@ -24,6 +24,9 @@ function runtime(services: Services): Runtime {
   return r;
 }
 
+/** Resolves once no webhook attempt is due or in flight and every finished one is recorded. */
+export const deliveriesIdle = (services: Services): Promise<void> => runtime(services).engine.idle();
+
 /** The dashboard's live feed (every scope), served behind the control API's door. */
 export const dashboardStream = (services: Services) => (req: Request, res: Response) => runtime(services).hub.handleAll(req, res);
 

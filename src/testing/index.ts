@@ -8,6 +8,7 @@ import type { WorldSnapshot } from '../../emulator/world.js';
 import { ControlApi } from '../client/control.js';
 import type { FaultInput } from '../../emulator/faults/schema.js';
 import type { Fault, FaultLogEntry } from '../../emulator/faults/set.js';
+import { deliveriesIdle } from '../../emulator/webhooks/module.js';
 
 // The testing API: a test owns its emulator, in its own process, the way Miniflare or
 // testcontainers let a test own its dependency. Nothing is spawned and (by default) nothing is
@@ -80,6 +81,12 @@ export interface TestEmulator {
   waitForEvent(predicate: (e: EventRecord) => boolean, options?: WaitOptions): Promise<EventRecord>;
   /** Resolves with the first delivery state the predicate accepts, e.g. `d => d.status === 'succeeded'`. */
   waitForDelivery(predicate: (d: DeliveryRecord) => boolean, options?: WaitOptions): Promise<DeliveryRecord>;
+  /**
+   * Resolves once no webhook attempt is due or in flight and every finished attempt is
+   * recorded: wait on this (after `clock.advance`) rather than on time. Attempts waiting for a
+   * later emulator time do not count (one held by a delay or reorder fault does: it is on its way).
+   */
+  idle(): Promise<void>;
   /** Every record back to the fixtures; webhook retries and provider timers of the old world are dropped. */
   reset(): Promise<void>;
   /** The whole world as a value (deep copy). */
@@ -156,6 +163,7 @@ function handle(running: RunningEmulator): TestEmulator {
     },
     waitForEvent: (predicate, opts) => waitFor<EventRecord>(services.store, EVENTS, predicate, opts),
     waitForDelivery: (predicate, opts) => waitFor<DeliveryRecord>(services.store, DELIVERIES, predicate, opts),
+    idle: () => deliveriesIdle(services),
     reset: () => running.reset(),
     snapshot: () => running.snapshot(),
     // A plain Error for the test's own assertions (the emulator's ApiError carries HTTP fields).

@@ -198,3 +198,32 @@ test('faults: the testing API adds, logs and clears them; a bad one is refused n
   await emu.faults.clear();
   assert.deepEqual(await emu.faults.list(), []);
 });
+
+test('idle(): after a clock advance, resolves once the due attempts are sent and recorded — no polling, no sleeps', async (t) => {
+  let hits = 0;
+  const receiver = createServer((_req, res) => {
+    hits++;
+    res.statusCode = 500;
+    res.end('no');
+  });
+  await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
+  t.after(() => receiver.close());
+  const emu = await startEmulator({ clock: 'manual', rateLimit: 'off' });
+  t.after(() => emu.close());
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const ep = await api(emu, 'POST', '/v1/api/webhook-endpoints', { url, events: ['payment.completed'] });
+  for (let i = 0; i < 3; i++) {
+    const l = await link(emu);
+    await api(emu, 'POST', `/v1/api/payment-links/${l.json.data.id}/simulate`, {});
+  }
+  await emu.idle();
+  assert.equal(hits, 0, 'nothing is due before the first 1 s of emulator time');
+  await emu.clock.advance('1s');
+  await emu.idle();
+  assert.equal(hits, 3);
+  const rows = (await emu.control.endpointDeliveries(ep.json.data.endpoint.id)).data.deliveries;
+  assert.deepEqual(rows.map((d) => [d.status, d.attempt_count]), [['failed', 1], ['failed', 1], ['failed', 1]]);
+  await emu.clock.advance('5s');
+  await emu.idle();
+  assert.equal(hits, 6, 'the second attempts, 5 s later on the schedule');
+});

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { deliveriesIdle } from '../../emulator/webhooks/module.js';
 
 // Delivery and provider faults with a real listening receiver, on the manual clock: nothing
 // here waits on wall time; each wait is for a count of requests the receiver has seen.
@@ -83,8 +84,8 @@ test('drop: the attempt is lost, counted as failed, and the retry on the schedul
   const deliveries = (await emu.request('GET', '/_emulator/faults/log', { key: null })).json.data.entries;
   const id = deliveries[0].target.replace('delivery ', '');
   // The drop is recorded as a failed attempt once the engine writes it: wait for that.
-  let d = await deliveryOf(emu, id);
-  while (d.attempts.length === 0) d = await deliveryOf(emu, id);
+  await deliveriesIdle(emu.services);
+  const d = await deliveryOf(emu, id);
   assert.equal(d.status, 'failed');
   assert.match(d.attempts[0].error, /dropped by injected fault/);
   assert.equal(rx.seen.length, 0);
