@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import type { TestEmulator } from '../helpers/emulator.js';
 import { idem } from '../helpers/emulator.js';
+import { deliveriesIdle } from '../../emulator/webhooks/module.js';
 
 // A real webhook receiver for tests: a node:http server on 127.0.0.1:0 that records every
 // request (raw body bytes and headers) and answers as the test says: a status, or never.
@@ -134,19 +135,12 @@ export async function assertNotDue(emu: TestEmulator, id: string, what: string):
 }
 
 /**
- * Waits until every delivery in the outbox has had its due attempts recorded (none `pending`
- * and none due now), so the receivers have seen everything they will get at this clock time.
+ * Waits until every due delivery attempt has been sent and recorded — the delivery engine's own
+ * idle signal — so the receivers have seen everything they will get at this clock time.
  */
-export function deliveriesSettled(emu: TestEmulator): Promise<true> {
-  return eventually(async () => {
-    const now = await clockNow(emu);
-    for (const e of (await control(emu, 'GET', '/events')).data.events as { id: string }[]) {
-      for (const d of (await control(emu, 'GET', `/events/${e.id}/deliveries`)).data.deliveries as { status: string; next_attempt_at: string | null }[]) {
-        if (d.status === 'pending' || (d.next_attempt_at !== null && Date.parse(d.next_attempt_at) <= now)) return undefined;
-      }
-    }
-    return true as const;
-  }, 'every due delivery attempt recorded');
+export async function deliveriesSettled(emu: TestEmulator): Promise<true> {
+  await deliveriesIdle(emu.services);
+  return true;
 }
 
 /** The emulator clock's time, in ms. */
