@@ -184,6 +184,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       // Background work first: open streams would hold server.close(), and the webhook
       // engine records finished attempts while the store is still open.
       clearInterval(pruneTimer);
+      // Requests and attempts held by faults go first, or they would hold the close for ever.
+      services.faults.release();
       for (const r of [...resources].reverse()) await r.stop?.(services);
       // Stop accepting, let in-flight requests finish, then flush the store.
       await new Promise<void>((ok) => {

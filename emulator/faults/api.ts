@@ -65,10 +65,16 @@ function announce(services: Services, f: Fault, req: Request, res: Response, lat
 }
 
 /** Waits on the emulator's clock: with `--clock manual` a latency passes when time is advanced. */
-const clockDelay = (services: Services, ms: number) => new Promise<void>((ok) => services.clock.at(services.clock.now() + ms, ok));
+/** Ends early when the emulator stops (a manual clock may never reach the time). */
+const clockDelay = (services: Services, ms: number) => Promise.race([new Promise<void>((ok) => services.clock.at(services.clock.now() + ms, ok)), services.faults.released]);
 
 /** Resolves when the client goes away (a hang ends only that way). */
-const untilClosed = (res: Response) => new Promise<void>((ok) => (res.destroyed || res.writableFinished ? ok() : res.once('close', () => ok())));
+/** A stopping emulator cuts a held request's connection instead of waiting for the client. */
+const untilClosed = (services: Services, res: Response) =>
+  Promise.race([
+    new Promise<void>((ok) => (res.destroyed || res.writableFinished ? ok() : res.once('close', () => ok()))),
+    services.faults.released.then(() => void res.socket?.destroy()),
+  ]);
 
 function statusError(f: Fault): ApiError {
   const message = `Injected fault ${f.id}: the emulator answers ${f.status} on purpose (svc emulator faults list).`;
@@ -91,7 +97,7 @@ export async function applyBefore(services: Services, f: Fault, req: Request, re
       await clockDelay(services, latency!);
       return 'continue';
     case 'hang':
-      await untilClosed(res);
+      await untilClosed(services, res);
       return 'done';
     default: // reset
       req.socket.destroy();
@@ -113,7 +119,7 @@ export async function applyAfter(services: Services, f: Fault, req: Request, res
       await clockDelay(services, latency!);
       return sendJson(res, out.status, out.body);
     case 'hang':
-      return untilClosed(res);
+      return untilClosed(services, res);
     case 'truncate': {
       // The headers promise the whole body; half of it arrives, then the connection drops.
       res.statusCode = out.status;

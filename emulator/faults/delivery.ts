@@ -45,7 +45,7 @@ export async function attemptWithFault(services: Services, f: Fault, deliveryId:
       return first;
     }
     default:
-      await new Promise<void>((ok) => services.clock.at(services.clock.now() + wait!, ok));
+      await Promise.race([new Promise<void>((ok) => services.clock.at(services.clock.now() + wait!, ok)), services.faults.released]);
       return send();
   }
 }

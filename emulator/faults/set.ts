@@ -49,6 +49,12 @@ export class FaultSet {
   private readonly draws = new Map<string, () => number>();
   private log: FaultLogEntry[] = [];
   private readonly listeners = new Set<() => void>();
+  private releaseHeld!: () => void;
+  /**
+   * Settles when the emulator stops: a request a fault holds (hang, latency on a manual clock)
+   * must not keep the shutdown waiting for ever.
+   */
+  readonly released = new Promise<void>((ok) => (this.releaseHeld = ok));
 
   constructor(private readonly now: () => number) {}
 
@@ -129,6 +135,11 @@ export class FaultSet {
 
   entries(): FaultLogEntry[] {
     return [...this.log];
+  }
+
+  /** Lets go of every request a fault holds (the emulator is stopping). */
+  release(): void {
+    this.releaseHeld();
   }
 
   /** The dashboard re-renders its faults panel when this fires. */

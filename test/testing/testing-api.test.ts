@@ -227,3 +227,16 @@ test('idle(): after a clock advance, resolves once the due attempts are sent and
   await emu.idle();
   assert.equal(hits, 6, 'the second attempts, 5 s later on the schedule');
 });
+
+test('close() does not wait for ever on requests a fault holds (a hang; a latency on a manual clock)', async () => {
+  const emu = await startEmulator({ clock: 'manual' });
+  await emu.faults.add({ route: 'GET /v1/api/payments', kind: 'hang', times: 1 });
+  await emu.faults.add({ route: 'POST /v1/api/payment-links', kind: 'latency', latency: '1h', times: 1 });
+  const hung = fetch(`${emu.baseUrl}/v1/api/payments`, { headers: { authorization: `Bearer ${emu.key(ACME_TEST)}` } });
+  const slow = link(emu);
+  // Both are held once both faults have fired.
+  while ((await emu.faults.log()).length < 2) await new Promise((r) => setImmediate(r));
+  await emu.close();
+  await assert.rejects(hung, /fetch failed/);
+  assert.equal((await slow).status, 201, 'the held request is let go and answered while the server drains');
+});
