@@ -146,18 +146,3 @@ export class EmulatorClock implements Clock {
   }
 }
 
-/** Parses "90s", "2h", "1d", "500ms", "1h30m" into milliseconds; a bare "0" needs no unit. */
-export function parseDuration(text: string): number {
-  if (text === '0') return 0;
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
-  let total = 0;
-  let matched = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) {
-    total += Number(m[1]) * units[m[2]];
-    matched = re.lastIndex;
-  }
-  if (matched === 0 || matched !== text.length) throw new RangeError(`not a duration: "${text}" (use e.g. 90s, 2h, 1h30m, 1d)`);
-  return Math.round(total);
-}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FixtureFile } from './fixtures.js';
+import { FixtureFile } from '../contract/fixtures.js';
 
 // The fixtures format as a JSON Schema, generated from the zod schema the emulator validates
 // with, so an editor can check a custom fixtures file ("$schema": "./node_modules/svc-toolkit/

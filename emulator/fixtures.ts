@@ -1,100 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { z } from 'zod';
 import type { Services } from './services.js';
-import { SCOPES } from './schema/common.js';
-import { API_KEYS, KEY_PATTERN, MERCHANTS, sha256, type KeyRecord, type MerchantRecord } from './resources/merchants/records.js';
+import { SCOPES } from '../contract/common.js';
+import { API_KEYS, MERCHANTS, sha256 } from './resources/merchants/records.js';
 import { hashPin } from './resources/merchants/pin.js';
 import { credit } from './resources/wallets/domain.js';
 import { creditUser } from './resources/users/domain.js';
 import { issueFleetCard } from './resources/fleet-cards/domain.js';
-import type { IssueFleetCard } from './resources/fleet-cards/schema.js';
+import type { IssueFleetCard } from '../contract/resources/fleet-cards.js';
 import { issueGiftCardWallet } from './resources/gift-cards/domain.js';
-import { Balance } from './schema/money.js';
+import type { FixtureFile } from '../contract/fixtures.js';
 import { isoMicros } from './ids.js';
+import { PAYEES } from './resources/payees/domain.js';
+import { USERS } from './resources/users/domain.js';
 
 // Fixtures seed a fresh data dir: merchants and their keys, service users, and what the
 // dashboard would otherwise have set up (payees, cards, wallet balances). A data dir that
 // already holds a store is never re-seeded: a restart keeps everything as it was.
-
-const Env = z.enum(['test', 'live']);
-// Balances and caps: non-negative safe integers, the bound every balance change keeps (schema/money.ts).
-const Minor = Balance;
-
-const FixtureKey = z.strictObject({
-  name: z.string(),
-  key: z.string().regex(KEY_PATTERN, 'must look like svc_test_… or svc_live_… with 16+ letters and digits'),
-  environment: Env,
-  scopes: z.union([z.literal('all'), z.array(z.enum(SCOPES))]),
-  revoked: z.boolean().optional(),
-  station_location_id: z.string().optional(),
-});
-
-const FixtureMerchant = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  business: z.boolean(),
-  owner_phone: z.string(),
-  owner_pin: z.string().regex(/^\d{4,6}$/),
-  keys: z.array(FixtureKey),
-  wallets: z.array(z.strictObject({ environment: Env, currency: z.enum(['USD', 'LRD']), balance: Minor })).default([]),
-  payees: z
-    .array(
-      z.strictObject({
-        id: z.string(),
-        environment: Env,
-        name: z.string(),
-        currency: z.enum(['USD', 'LRD']),
-        per_payout_cap: Minor,
-        daily_cap: Minor,
-        status: z.enum(['pending_approval', 'approved', 'revoked']),
-      }),
-    )
-    .default([]),
-  gift_card_wallets: z
-    .array(z.strictObject({ id: z.string(), environment: Env, currency: z.enum(['USD', 'LRD']), balance: Minor, holder_phone: z.string().optional() }))
-    .default([]),
-  fleet_cards: z
-    .array(
-      z.strictObject({
-        id: z.string(),
-        environment: Env,
-        status: z.enum(['active', 'inactive']),
-        allowed_categories: z.array(z.string()),
-        balance: Minor,
-        spend_limit: Minor,
-        spend_period: z.enum(['daily', 'weekly', 'monthly']),
-        currency: z.enum(['USD', 'LRD']),
-      }),
-    )
-    .default([]),
-});
-
-export const FixtureFile = z.object({
-  $comment: z.string().optional(),
-  merchants: z.array(FixtureMerchant),
-  users: z.array(
-    z.strictObject({
-      id: z.string(),
-      name: z.string(),
-      phone: z.string(),
-      pin: z.string().regex(/^\d{4,6}$/),
-      wallets: z.record(z.enum(['USD', 'LRD']), Minor),
-    }),
-  ),
-});
-export type FixtureFile = z.infer<typeof FixtureFile>;
-
-export function readFixtures(path: string): FixtureFile {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new Error(`cannot read fixtures ${path}: ${(err as Error).message}`);
-  }
-  const parsed = FixtureFile.safeParse(raw);
-  if (!parsed.success) throw new Error(`fixtures ${path} are invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return parsed.data;
-}
 
 export function seed(services: Services, fixtures: FixtureFile): void {
   try {
@@ -109,7 +29,7 @@ function seedAll(services: Services, fixtures: FixtureFile): void {
   const createdAt = isoMicros(services.clock.now());
   services.store.transaction((tx) => {
     for (const m of fixtures.merchants) {
-      tx.put<MerchantRecord>(MERCHANTS, {
+      tx.put(MERCHANTS, {
         id: m.id,
         name: m.name,
         business: m.business,
@@ -118,7 +38,7 @@ function seedAll(services: Services, fixtures: FixtureFile): void {
         created_at: createdAt,
       });
       for (const k of m.keys) {
-        tx.put<KeyRecord>(API_KEYS, {
+        tx.put(API_KEYS, {
           id: `key_${k.name}`,
           name: k.name,
           merchant_id: m.id,
@@ -135,13 +55,13 @@ function seedAll(services: Services, fixtures: FixtureFile): void {
       // transaction), so every balance == the sum of its entries from the start, and a sum past
       // the safe-integer range is refused as any other balance change is.
       for (const w of m.wallets) if (w.balance > 0) credit(services, tx, { merchantId: m.id, environment: w.environment, currency: w.currency }, w.balance, 'fixture');
-      for (const p of m.payees) tx.put('payees', { ...p, merchant_id: m.id, created_at: createdAt });
+      for (const p of m.payees) tx.put(PAYEES, { ...p, merchant_id: m.id, created_at: createdAt });
       for (const g of m.gift_card_wallets) issueGiftCardWallet(services, tx, { ...g, merchant_id: m.id });
       for (const f of m.fleet_cards) issueFleetCard(services, tx, { ...f, allowed_categories: f.allowed_categories as IssueFleetCard['allowed_categories'], merchant_id: m.id });
     }
     for (const u of fixtures.users) {
       // A service user's wallet exists in both environments; test traffic never drains live money.
-      tx.put('users', {
+      tx.put(USERS, {
         id: u.id,
         name: u.name,
         phone: u.phone,
@@ -160,7 +80,7 @@ const zeroed = (wallets: Record<string, number>) => Object.fromEntries(Object.ke
 
 /** The keys as the ready line lists them. */
 export function listKeys(services: Pick<Services, 'store'>) {
-  return [...services.store.all<KeyRecord>(API_KEYS)].map((k) => ({
+  return [...services.store.all(API_KEYS)].map((k) => ({
     name: k.name,
     key: k.key,
     environment: k.environment,

@@ -2,47 +2,54 @@ import type { Express } from 'express';
 import type { RouteDef } from './gateway/route.js';
 import type { Services } from './services.js';
 import type { ControlRoute } from './control/route.js';
-import { defineKeyIndexes } from './resources/merchants/records.js';
-import { defineOutboxIndexes } from './resources/events/outbox.js';
+import type { AnyCollection } from './store/collection.js';
+import { API_KEYS, MERCHANTS } from './resources/merchants/records.js';
+import { EVENTS } from './resources/events/outbox.js';
+import { WEBHOOK_ENDPOINTS } from './resources/webhook-endpoints/domain.js';
+import { PAYMENT_LINKS } from './resources/payment-links/domain.js';
+import { PAYMENTS } from './resources/payments/domain.js';
+import { WALLETS, WALLET_ENTRIES } from './resources/wallets/domain.js';
+import { PAYEES } from './resources/payees/domain.js';
+import { PAYOUTS, PAYOUT_PROVIDER } from './resources/payouts/domain.js';
+import { GIFT_CARD_WALLETS, GIFT_CARD_TRANSACTIONS } from './resources/gift-cards/domain.js';
+import { FLEET_CARDS, FLEET_CARD_TRANSACTIONS } from './resources/fleet-cards/domain.js';
+import { USERS, USER_WALLET_ENTRIES } from './resources/users/domain.js';
+import { PIN_ATTEMPTS } from './resources/users/pin-guard.js';
+import { MANDATES } from './resources/mandates/domain.js';
+import { OTP_INBOX, OTP_LOCKS } from './resources/sub-merchants/otp.js';
+import { PAYROLL_RUNS } from './resources/payroll/domain.js';
+import { CHECKOUT_PAYMENTS } from './pages/checkout-pay.js';
+import { FORM_SECRETS, FORM_SUBMISSIONS } from './pages/form-token.js';
+import { IDEMPOTENCY } from './gateway/idempotency.js';
 import { eventControlRoutes } from './resources/events/control.js';
-import { defineEndpointIndexes } from './resources/webhook-endpoints/domain.js';
 import { webhookEndpointRoutes } from './resources/webhook-endpoints/routes.js';
-import { defineLinkIndexes } from './resources/payment-links/domain.js';
 import { paymentLinkRoutes } from './resources/payment-links/routes.js';
-import { definePaymentIndexes } from './resources/payments/domain.js';
 import { paymentRoutes } from './resources/payments/routes.js';
-import { defineWalletIndexes } from './resources/wallets/domain.js';
 import { walletControlRoutes } from './resources/wallets/control.js';
-import { definePayeeIndexes } from './resources/payees/domain.js';
 import { payeeControlRoutes } from './resources/payees/control.js';
-import { definePayoutIndexes, resumePayouts } from './resources/payouts/domain.js';
+import { resumePayouts } from './resources/payouts/domain.js';
 import { payoutRoutes } from './resources/payouts/routes.js';
 import { payoutControlRoutes } from './resources/payouts/control.js';
-import { defineGiftCardIndexes } from './resources/gift-cards/domain.js';
 import { giftCardRoutes } from './resources/gift-cards/routes.js';
 import { giftCardControlRoutes } from './resources/gift-cards/control.js';
-import { defineFleetCardIndexes } from './resources/fleet-cards/domain.js';
 import { fleetCardRoutes } from './resources/fleet-cards/routes.js';
 import { fleetCardControlRoutes } from './resources/fleet-cards/control.js';
-import { defineUserIndexes } from './resources/users/domain.js';
 import { userControlRoutes } from './resources/users/control.js';
 import { mandateRoutes } from './resources/mandates/routes.js';
 import { mandateControlRoutes } from './resources/mandates/control.js';
-import { defineChargeIndexes } from './resources/charges/domain.js';
 import { chargeRoutes } from './resources/charges/routes.js';
-import { defineSubMerchantIndexes } from './resources/sub-merchants/domain.js';
 import { subMerchantRoutes } from './resources/sub-merchants/routes.js';
 import { subMerchantControlRoutes } from './resources/sub-merchants/control.js';
 import { payrollRoutes } from './resources/payroll/routes.js';
 import { payrollControlRoutes } from './resources/payroll/control.js';
-import { resumeMomoClearing } from './pages/momo-clearing.js';
+import { resumeMomoClearing } from './resources/payments/momo-clearing.js';
 import { mountCheckoutPages } from './pages/router.js';
-import { defineCheckoutIndexes } from './pages/checkout-pay.js';
 import { webhooksModule } from './webhooks/module.js';
 import { mountDashboard } from './dashboard/router.js';
 
-// Every resource of the emulator, in one list: its merchant routes and the store indexes it
-// needs. The server mounts these routes through the gateway; the OpenAPI generator reads them.
+// Every resource of the emulator, in one list: the store collections it owns, its merchant
+// routes, its control routes and its background work. The server defines the collections,
+// mounts the routes through the gateway and starts the work; the OpenAPI generator reads them.
 
 export interface ResourceModule {
   name: string;
@@ -50,8 +57,10 @@ export interface ResourceModule {
   routes: RouteDef[];
   /** Emulator-only dashboard actions, mounted under /_emulator (control/router.ts). */
   control?: ControlRoute[];
-  /** Declares store indexes and registers hooks; runs once at start, before fixtures load. */
-  setup?(services: Services): void;
+  /** The store collections this module owns (their records and indexes: store/collection.ts). */
+  collections?: AnyCollection[];
+  /** Subscribes to what it reacts to (store commits, world replacement); once, at start. */
+  subscribe?(services: Services): void;
   /** HTTP outside /v1 and /_emulator (the live stream); mounted by app.ts before the 404. */
   http?(app: Express, services: Services): void;
   /** Background work, started once the server listens (server.ts). */
@@ -61,29 +70,33 @@ export interface ResourceModule {
 }
 
 export const resources: ResourceModule[] = [
-  { name: 'merchants', routes: [], setup: defineKeyIndexes },
-  { name: 'webhook-endpoints', routes: webhookEndpointRoutes, setup: defineEndpointIndexes },
-  { name: 'events', routes: [], control: eventControlRoutes, setup: defineOutboxIndexes },
-  { name: 'payment-links', routes: paymentLinkRoutes, setup: defineLinkIndexes },
-  { name: 'payments', routes: paymentRoutes, setup: definePaymentIndexes },
-  { name: 'wallets', routes: [], control: walletControlRoutes, setup: defineWalletIndexes },
-  { name: 'payees', routes: [], control: payeeControlRoutes, setup: definePayeeIndexes },
+  { name: 'merchants', collections: [MERCHANTS, API_KEYS], routes: [] },
+  { name: 'webhook-endpoints', collections: [WEBHOOK_ENDPOINTS], routes: webhookEndpointRoutes },
+  { name: 'events', collections: [EVENTS], routes: [], control: eventControlRoutes },
+  { name: 'payment-links', collections: [PAYMENT_LINKS], routes: paymentLinkRoutes },
+  // Once listening, pending live MoMo payments get their clearing re-armed (or cleared if due).
+  { name: 'payments', collections: [PAYMENTS], routes: paymentRoutes, start: resumeMomoClearing },
+  { name: 'wallets', collections: [WALLETS, WALLET_ENTRIES], routes: [], control: walletControlRoutes },
+  { name: 'payees', collections: [PAYEES], routes: [], control: payeeControlRoutes },
   // Once listening, processing payouts get their provider answer re-armed (or resolved if due).
-  { name: 'payouts', routes: payoutRoutes, control: payoutControlRoutes, setup: definePayoutIndexes, start: resumePayouts },
-  { name: 'gift-cards', routes: giftCardRoutes, control: giftCardControlRoutes, setup: defineGiftCardIndexes },
-  { name: 'fleet-cards', routes: fleetCardRoutes, control: fleetCardControlRoutes, setup: defineFleetCardIndexes },
-  { name: 'users', routes: [], control: userControlRoutes, setup: defineUserIndexes },
-  { name: 'mandates', routes: mandateRoutes, control: mandateControlRoutes },
-  { name: 'charges', routes: chargeRoutes, setup: defineChargeIndexes },
-  { name: 'sub-merchants', routes: subMerchantRoutes, control: subMerchantControlRoutes, setup: defineSubMerchantIndexes },
-  { name: 'payroll', routes: payrollRoutes, control: payrollControlRoutes },
-  // The hosted pages at /checkout; once listening, pending checkout MoMo payments are re-armed.
-  { name: 'checkout', routes: [], setup: defineCheckoutIndexes, http: mountCheckoutPages, start: resumeMomoClearing },
+  { name: 'payouts', collections: [PAYOUTS, PAYOUT_PROVIDER], routes: payoutRoutes, control: payoutControlRoutes, start: resumePayouts },
+  { name: 'gift-cards', collections: [GIFT_CARD_WALLETS, GIFT_CARD_TRANSACTIONS], routes: giftCardRoutes, control: giftCardControlRoutes },
+  { name: 'fleet-cards', collections: [FLEET_CARDS, FLEET_CARD_TRANSACTIONS], routes: fleetCardRoutes, control: fleetCardControlRoutes },
+  { name: 'users', collections: [USERS, USER_WALLET_ENTRIES, PIN_ATTEMPTS], routes: [], control: userControlRoutes },
+  { name: 'mandates', collections: [MANDATES], routes: mandateRoutes, control: mandateControlRoutes },
+  { name: 'charges', routes: chargeRoutes },
+  { name: 'sub-merchants', collections: [OTP_INBOX, OTP_LOCKS], routes: subMerchantRoutes, control: subMerchantControlRoutes },
+  { name: 'payroll', collections: [PAYROLL_RUNS], routes: payrollRoutes, control: payrollControlRoutes },
+  // The hosted pages at /checkout (their one-time form tokens and the checkout's own payment records).
+  { name: 'checkout', collections: [CHECKOUT_PAYMENTS, FORM_SECRETS, FORM_SUBMISSIONS], routes: [], http: mountCheckoutPages },
   // The local dashboard at /dashboard (dashboard/router.ts): pages over the control API.
   { name: 'dashboard', routes: [], http: mountDashboard },
-  // Delivery engine and live stream: last, so every index they read is defined.
+  // Delivery engine and live stream.
   webhooksModule,
 ];
+
+/** Every collection of the store, each defined once (a second owner is an error at start). */
+export const allCollections = (): AnyCollection[] => [IDEMPOTENCY, ...resources.flatMap((r) => r.collections ?? [])];
 
 export const allRoutes = (): RouteDef[] => resources.flatMap((r) => r.routes);
 export const resourceControlRoutes = (): ControlRoute[] => resources.flatMap((r) => r.control ?? []);

@@ -1,7 +1,9 @@
+import { DELIVERIES } from './webhooks/records.js';
+import { LIFETIME_MS } from '../contract/idempotency.js';
 import type { Services } from './services.js';
-import { IDEMPOTENCY, LIFETIME_MS, type IdempotencyRecord } from './gateway/idempotency.js';
-import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord } from './resources/events/outbox.js';
-import { OTP_INBOX, type OtpRecord } from './resources/sub-merchants/otp.js';
+import { IDEMPOTENCY, type IdempotencyRecord } from './gateway/idempotency.js';
+import { EVENTS } from './resources/events/outbox.js';
+import { OTP_INBOX } from './resources/sub-merchants/otp.js';
 import { parseMicros } from './ids.js';
 
 // What the store forgets, and when (emulator clock time, so `svc emulator clock advance`
@@ -36,15 +38,15 @@ export function pruneExpired(services: Pick<Services, 'store' | 'clock' | 'confi
   const idem: string[] = [];
   for (const r of store.all<IdempotencyRecord & { created_at_ms: number }>(IDEMPOTENCY)) if (now - r.created_at_ms >= LIFETIME_MS) idem.push(r.id);
   const events: Array<{ id: string; deliveries: string[] }> = [];
-  for (const e of store.all<EventRecord>(EVENTS)) {
+  for (const e of store.all(EVENTS)) {
     if (parseMicros(e.created_at) / 1000 >= keepFrom) continue;
-    const deliveries = store.byIndex<DeliveryRecord>(DELIVERIES, 'by_event', e.id);
+    const deliveries = store.byIndex(DELIVERIES, 'by_event', e.id);
     // `failed` with a next attempt due is still on its retry schedule, like `pending`.
     if (deliveries.some((d) => d.status === 'pending' || d.next_attempt_at !== null)) continue;
     events.push({ id: e.id, deliveries: deliveries.map((d) => d.id) });
   }
   const otp: string[] = [];
-  for (const o of store.all<OtpRecord>(OTP_INBOX)) if (Date.parse(o.sent_at) < keepFrom) otp.push(o.id);
+  for (const o of store.all(OTP_INBOX)) if (Date.parse(o.sent_at) < keepFrom) otp.push(o.id);
   if (idem.length + events.length + otp.length === 0) return result;
   store.transaction((tx) => {
     for (const id of idem) tx.delete(IDEMPOTENCY, id);

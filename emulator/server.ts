@@ -1,3 +1,5 @@
+import { readFixtures } from '../contract/fixtures.js';
+import { type RateLimitConfig } from '../contract/formats.js';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -7,17 +9,18 @@ import { EmulatorClock, type ClockMode } from './clock.js';
 import { FileStore } from './store/file-store.js';
 import { MemoryStore } from './store/memory-store.js';
 import { FaultSet } from './faults/set.js';
-import type { FaultSpec } from './faults/schema.js';
-import { fixtureWorld, parseSnapshot, restoreSnapshot, takeSnapshot, type WorldSnapshot } from './world.js';
+import type { FaultSpec } from '../contract/faults.js';
+import { fixtureWorld, parseSnapshot, raiseStampFloor, restoreSnapshot, takeSnapshot, type WorldSnapshot } from './world.js';
 import { DEFAULT_RETAIN_DAYS, pruneExpired } from './retention.js';
 import { type EmulatorConfig, type Logger, type Services } from './services.js';
 import { Timestamps } from './ids.js';
 import { createApp } from './app.js';
 import { answerClientErrors } from './http/client-error.js';
-import { resources } from './registry.js';
-import { listKeys, readFixtures, seed } from './fixtures.js';
-import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from './gateway/rate-limit.js';
-import { PAYMENTS, type PaymentRecord } from './resources/payments/domain.js';
+import { allCollections, resources } from './registry.js';
+import { MERCHANTS } from './resources/merchants/records.js';
+import { deliveriesIdle } from './webhooks/module.js';
+import { listKeys, seed } from './fixtures.js';
+import { DEFAULT_RATE_LIMIT } from './gateway/rate-limit.js';
 
 export const DEFAULT_PORT = 4242;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -70,6 +73,8 @@ export interface RunningEmulator {
   snapshot(): WorldSnapshot;
   /** Puts a snapshot back; a malformed one is refused before anything changes. */
   restore(snapshot: unknown): Promise<void>;
+  /** Resolves once no webhook attempt is due or in flight and every finished one is recorded. */
+  deliveriesIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -115,10 +120,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const services: Services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, hooks: { paymentSettled: [], worldReplaced: [] }, dataDir, faults: new FaultSet(() => clock.now()) };
   for (const f of options.faults ?? []) services.faults.add(f);
 
-  for (const r of resources) r.setup?.(services);
+  for (const c of allCollections()) store.define(c);
+  for (const r of resources) r.subscribe?.(services);
   const fixtures = () => readFixtures(options.fixtures ?? DEFAULT_FIXTURES);
   let seededAtStart: WorldSnapshot | undefined;
-  if (store.count('merchants') === 0) {
+  if (store.count(MERCHANTS) === 0) {
     seed(services, fixtures());
     seededAtStart = takeSnapshot(services);
   }
@@ -133,8 +139,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     // After the answer has gone out: the caller (svc emulator stop) hears "stopping", then waits for the exit.
     requestStop: () => setImmediate(() => (options.onStopRequest ? options.onStopRequest() : void close().catch((err) => services.log.warn(`stop failed: ${(err as Error).message}`)))),
   };
-  // Stamps must keep increasing across restarts, even if the wall clock went back.
-  for (const p of store.all<PaymentRecord>(PAYMENTS)) stamps.observe(p.created_at);
+  raiseStampFloor(services);
 
   const app = createApp(services, { rateLimit: options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit, logRequests: options.logRequests ?? false });
   const port = options.port ?? DEFAULT_PORT;
@@ -206,6 +211,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     reset,
     snapshot: () => takeSnapshot(services),
     restore: async (snapshot) => restoreSnapshot(services, parseSnapshot(snapshot)),
+    deliveriesIdle: () => deliveriesIdle(services),
     close,
   };
 }

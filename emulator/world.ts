@@ -1,9 +1,10 @@
+import { type FixtureFile } from '../contract/fixtures.js';
 import { z } from 'zod';
 import type { Services } from './services.js';
 import type { StoredRecord } from './store/store.js';
 import { resources } from './registry.js';
-import { seed, type FixtureFile } from './fixtures.js';
-import { ApiError } from './schema/errors.js';
+import { seed } from './fixtures.js';
+import { ApiError } from './errors.js';
 
 // The whole world of one emulator — every record of every collection — as a value: taken
 // (snapshot), put back (restore) and put back to the fixtures (reset), so a test can give
@@ -74,8 +75,24 @@ async function replaceWorld(services: Services, replace: () => void): Promise<vo
   try {
     replace();
   } finally {
+    raiseStampFloor(services);
     // Whatever happened, the background work runs again over the records the store now holds.
     for (const hook of services.hooks.worldReplaced) hook();
     for (const r of resources) r.start?.(services);
+  }
+}
+
+/**
+ * Creation stamps (ids.ts) must keep increasing over the records the store holds: after a
+ * restart (even if the clock starts earlier) and after a restore of a world stamped later.
+ * The one place that raises the floor: every record's `created_at`, and the live stream's
+ * cursor of every recorded webhook attempt (taken from the same stamps).
+ */
+export function raiseStampFloor(services: Pick<Services, 'store' | 'stamps'>): void {
+  for (const records of Object.values(services.store.dump())) {
+    for (const r of records) {
+      if (typeof r.created_at === 'string') services.stamps.observe(r.created_at);
+      if (Array.isArray(r.attempts)) for (const a of r.attempts as Array<{ cursor?: unknown }>) if (typeof a.cursor === 'string') services.stamps.observe(a.cursor);
+    }
   }
 }

@@ -33,7 +33,7 @@ export async function seedPayments(dataDir: string, count: number, now = Date.no
     for (let i = 0; i < count; i++) {
       const id = newId('pay');
       ids.push(id);
-      tx.put<PaymentRecord>(PAYMENTS, {
+      tx.put(PAYMENTS, {
         id,
         merchant_id: BENCH_MERCHANT,
         environment: 'test',

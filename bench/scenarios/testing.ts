@@ -1,3 +1,4 @@
+import { named } from '../../test/helpers/collections.js';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -107,7 +108,7 @@ export const testing: Scenario = {
       for (const n of [1_000, 100_000]) {
         await emu.reset();
         emu.services.store.transaction((tx) => {
-          for (let i = 0; i < n; i++) tx.put('payment_links', { id: `pl_bench_${i}`, merchant_id: 'mer_acme', environment: 'test', title: `Link ${i}`, amount: 1200, currency: 'USD', status: 'pending', created_at: new Date(0).toISOString() });
+          for (let i = 0; i < n; i++) tx.put(named('payment_links'), { id: `pl_bench_${i}`, merchant_id: 'mer_acme', environment: 'test', title: `Link ${i}`, amount: 1200, currency: 'USD', status: 'pending', created_at: new Date(0).toISOString() });
         });
         let snap: ReturnType<typeof emu.snapshot> | undefined;
         const taken = await timeIt(async () => (snap = emu.snapshot()));

@@ -7,7 +7,7 @@ import { startChild } from '../lib/child.js';
 import { fetchJson } from '../lib/load.js';
 import { BENCH_KEY } from '../lib/seed.js';
 import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
-import { verifySignature } from '../../src/webhooks/signature.js';
+import { verifySignature } from '../../contract/signature.js';
 import { FIRST_ATTEMPT_DELAY_MS } from '../../emulator/webhooks/schedule.js';
 
 // Webhook delivery throughput: the built `svc emulator start` (system clock, default 10 s

@@ -1,8 +1,9 @@
+import { DELIVERIES } from '../webhooks/records.js';
 import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import type { Services } from '../services.js';
 import { IDEMPOTENCY } from '../gateway/idempotency.js';
-import { DELIVERIES, EVENTS } from '../resources/events/outbox.js';
+import { EVENTS } from '../resources/events/outbox.js';
 import { PAYMENT_LINKS } from '../resources/payment-links/domain.js';
 import { PAYMENTS } from '../resources/payments/domain.js';
 import { defineControl, type ControlRoute } from './route.js';
@@ -130,7 +131,7 @@ function snapshot(services: Services) {
 
 function storeCounts(services: Services): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const name of [PAYMENTS, PAYMENT_LINKS, IDEMPOTENCY, EVENTS, DELIVERIES]) counts[name] = services.store.count(name);
+  for (const c of [PAYMENTS, PAYMENT_LINKS, IDEMPOTENCY, EVENTS, DELIVERIES]) counts[c.name] = services.store.count(c);
   return counts;
 }
 

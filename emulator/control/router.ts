@@ -1,7 +1,8 @@
+import { describeZodError } from '../../contract/zod-error.js';
 import express, { type Request, type Response, type Router } from 'express';
 import type { Services } from '../services.js';
-import { ApiError } from '../schema/errors.js';
-import { describeZodError, refuseUnexpectedQuery, sendError, sendJson, successBody } from '../gateway/envelope.js';
+import { ApiError } from '../errors.js';
+import { refuseUnexpectedQuery, sendError, sendJson, successBody } from '../gateway/envelope.js';
 import { controlRoutes } from './routes.js';
 import { worldControlRoutes } from './world-routes.js';
 import { faultControlRoutes } from '../faults/control.js';
@@ -35,7 +36,8 @@ export function controlRouter(services: Services): Router {
           if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error, 'query'));
           query = parsed.data;
         }
-        const data = await route.handler(services, { body, params: req.params as Record<string, string>, query: query as Record<string, unknown> });
+        const input = { body, params: req.params as Record<string, string>, query: query as Record<string, unknown> };
+        const data = route.run ? await route.run(services, input) : services.store.transaction((tx) => route.handler(services, input, tx));
         sendJson(res, route.status ?? 200, successBody(data));
       } catch (err) {
         sendError(res, err);

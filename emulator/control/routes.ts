@@ -1,6 +1,7 @@
+import { parseDuration } from '../../contract/formats.js';
 import { z } from 'zod';
-import { clockRoom, MAX_CLOCK_ISO, parseDuration } from '../clock.js';
-import { invalid } from '../schema/errors.js';
+import { clockRoom, MAX_CLOCK_ISO } from '../clock.js';
+import { invalid } from '../errors.js';
 import { listKeys } from '../fixtures.js';
 import { defineControl, type ControlRoute } from './route.js';
 import { metricsRoutes } from './metrics.js';
@@ -35,7 +36,7 @@ export const controlRoutes: ControlRoute[] = [
     method: 'post',
     path: '/store/compact',
     summary: 'Compact the store now (snapshot + fresh journal segment); it also runs by itself',
-    handler: async (s) => {
+    run: async (s) => {
       await s.store.flush();
       return { compacted: true };
     },
@@ -44,7 +45,7 @@ export const controlRoutes: ControlRoute[] = [
     method: 'post',
     path: '/store/prune',
     summary: 'Drop what retention lets go (expired idempotency records, old events, deliveries, OTP messages)',
-    handler: (s) => ({ pruned: pruneExpired(s) }),
+    run: (s) => ({ pruned: pruneExpired(s) }),
   }),
   defineControl({
     method: 'get',
@@ -57,7 +58,7 @@ export const controlRoutes: ControlRoute[] = [
     path: '/clock/advance',
     summary: 'Move the clock forward; everything that became due fires',
     body: z.strictObject({ by: z.string().optional(), ms: z.int().min(0).optional() }),
-    handler: (s, { body }) => {
+    run: (s, { body }) => {
       let ms: number;
       let field = 'ms';
       if (body.ms !== undefined) ms = body.ms;

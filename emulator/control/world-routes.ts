@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from '../services.js';
-import { ApiError } from '../schema/errors.js';
+import { ApiError } from '../errors.js';
 import { parseSnapshot, restoreSnapshot, takeSnapshot } from '../world.js';
-import { SnapshotName } from '../schema/snapshot-name.js';
+import { SnapshotName } from '../../contract/snapshot-name.js';
 import { fixturesJsonSchema } from '../fixtures-schema.js';
 import { defineControl, type ControlRoute } from './route.js';
 
@@ -33,7 +33,7 @@ export const worldControlRoutes: ControlRoute[] = [
     method: 'post',
     path: '/reset',
     summary: 'Every record back to the fixtures (same port, same keys); webhook retries and provider timers are dropped with the old records',
-    handler: async (s) => {
+    run: async (s) => {
       await lifecycle(s).reset();
       return { reset: true };
     },
@@ -49,7 +49,7 @@ export const worldControlRoutes: ControlRoute[] = [
     path: '/snapshot/restore',
     summary: 'Replace the whole world with a snapshot from GET /_emulator/snapshot (refused whole if malformed)',
     body: z.unknown(),
-    handler: async (s, { body }) => {
+    run: async (s, { body }) => {
       await restoreSnapshot(s, parseSnapshot(body));
       return { restored: true };
     },
@@ -58,7 +58,7 @@ export const worldControlRoutes: ControlRoute[] = [
     method: 'get',
     path: '/snapshots',
     summary: 'Snapshots kept under the data dir, newest first',
-    handler: (s) => {
+    run: (s) => {
       const dir = snapshotDir(s);
       let files: string[] = [];
       try {
@@ -79,7 +79,7 @@ export const worldControlRoutes: ControlRoute[] = [
     summary: 'Save the world under a name (<data dir>/snapshots/<name>.json); an existing name is replaced',
     status: 201,
     body: z.strictObject({ name: SnapshotName }),
-    handler: (s, { body }) => {
+    run: (s, { body }) => {
       const file = snapshotFile(s, body.name);
       mkdirSync(snapshotDir(s), { recursive: true });
       // Temp file then rename: a crash mid-write never leaves a half snapshot under the name.
@@ -98,7 +98,7 @@ export const worldControlRoutes: ControlRoute[] = [
     method: 'post',
     path: '/snapshots/:name/restore',
     summary: 'Replace the whole world with a saved snapshot',
-    handler: async (s, { params }) => {
+    run: async (s, { params }) => {
       const name = SnapshotName.safeParse(params.name);
       if (!name.success) throw new ApiError('VALIDATION_ERROR', `Snapshot name ${name.error.issues[0].message}.`);
       let text: string;
@@ -127,7 +127,7 @@ export const worldControlRoutes: ControlRoute[] = [
     method: 'post',
     path: '/stop',
     summary: 'Stop the emulator gracefully (requests finish, the store is flushed, the lock released)',
-    handler: (s) => {
+    run: (s) => {
       lifecycle(s).requestStop();
       return { stopping: true, pid: process.pid };
     },

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import type { Services } from '../services.js';
 import { html } from '../pages/html.js';
 import { normalizePhone } from '../resources/users/phone.js';
-import { inbox, OTP_INBOX, type OtpRecord } from '../resources/sub-merchants/otp.js';
+import { inbox, OTP_INBOX } from '../resources/sub-merchants/otp.js';
 import { PAYEES, type PayeeRecord } from '../resources/payees/domain.js';
 import { PAYROLL_RUNS } from '../resources/payroll/domain.js';
 import { dashboardPage, sendDashboard } from './layout.js';
@@ -29,13 +29,13 @@ function payeeActions(p: PayeeRecord) {
 }
 
 function approvalsPage(services: Services, req: Request) {
-  const payees = newestFirst(services.store.all<PayeeRecord>(PAYEES));
+  const payees = newestFirst(services.store.all(PAYEES));
   const runs = newestFirst(services.store.all<{ id: string; status: string; merchant_id: string; environment: string; currency: string; created_at: string }>(PAYROLL_RUNS)).filter(
     (r) => r.status === 'pending_approval',
   );
   const typed = param(req.query.phone);
   const phone = typed === undefined ? undefined : normalizePhone(typed);
-  const phones = [...new Set([...services.store.all<OtpRecord>(OTP_INBOX)].map((o) => o.phone))];
+  const phones = [...new Set([...services.store.all(OTP_INBOX)].map((o) => o.phone))];
   const messages = phone ? inbox(services, phone) : phones.flatMap((p) => inbox(services, p)).sort((a, b) => (a.sent_at < b.sent_at ? 1 : -1));
   return dashboardPage(
     'Approvals and inboxes',

@@ -1,9 +1,8 @@
 import type { Request, Response, Router } from 'express';
 import type { Services } from '../services.js';
 import { html } from '../pages/html.js';
-import { DELIVERIES } from '../resources/events/outbox.js';
-import { toPublicEndpoint, WEBHOOK_ENDPOINTS, type EndpointRecord } from '../resources/webhook-endpoints/domain.js';
-import type { EngineDelivery } from '../webhooks/records.js';
+import { DELIVERIES } from '../webhooks/records.js';
+import { toPublicEndpoint, WEBHOOK_ENDPOINTS } from '../resources/webhook-endpoints/domain.js';
 import { dashboardPage, sendDashboard } from './layout.js';
 import { envBadge, newestFirst, when } from './format.js';
 
@@ -14,7 +13,7 @@ import { envBadge, newestFirst, when } from './format.js';
 export const RECENT_DELIVERIES = 50;
 
 export function successRate(services: Pick<Services, 'store'>, endpointId: string): { succeeded: number; finished: number } {
-  const all = services.store.byIndex<EngineDelivery>(DELIVERIES, 'by_endpoint', endpointId);
+  const all = services.store.byIndex(DELIVERIES, 'by_endpoint', endpointId);
   let succeeded = 0;
   let finished = 0;
   // Index order is creation order: walk back from the newest.
@@ -28,7 +27,7 @@ export function successRate(services: Pick<Services, 'store'>, endpointId: strin
 }
 
 function endpointsPage(services: Services) {
-  const endpoints = newestFirst(services.store.all<EndpointRecord>(WEBHOOK_ENDPOINTS));
+  const endpoints = newestFirst(services.store.all(WEBHOOK_ENDPOINTS));
   return dashboardPage(
     'Webhook endpoints',
     'endpoints',

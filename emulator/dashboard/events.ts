@@ -1,12 +1,13 @@
+import { DELIVERIES, type DeliveryStatus } from '../webhooks/records.js';
 import type { Request, Response, Router } from 'express';
 import type { Services } from '../services.js';
 import { html, type Html } from '../pages/html.js';
-import { EVENT_TYPES } from '../schema/common.js';
-import { DELIVERIES, EVENTS, type DeliveryStatus, type EventRecord } from '../resources/events/outbox.js';
+import { EVENT_TYPES } from '../../contract/common.js';
+import { EVENTS } from '../resources/events/outbox.js';
 import { listEvents } from '../resources/events/control.js';
-import { WEBHOOK_ENDPOINTS, type EndpointRecord } from '../resources/webhook-endpoints/domain.js';
+import { WEBHOOK_ENDPOINTS } from '../resources/webhook-endpoints/domain.js';
 import { getDelivery } from '../webhooks/deliveries.js';
-import { toPublicDelivery, type EngineDelivery } from '../webhooks/records.js';
+import { toPublicDelivery } from '../webhooks/records.js';
 import { dashboardPage, sendDashboard } from './layout.js';
 import { chip, envBadge, pageParam, pager, paginate, param, when } from './format.js';
 
@@ -17,7 +18,7 @@ import { chip, envBadge, pageParam, pager, paginate, param, when } from './forma
 
 const STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'dead_letter', 'cancelled'];
 
-const deliveriesOf = (services: Services, eventId: string) => services.store.byIndex<EngineDelivery>(DELIVERIES, 'by_event', eventId);
+const deliveriesOf = (services: Services, eventId: string) => services.store.byIndex(DELIVERIES, 'by_event', eventId);
 
 function select(name: string, label: string, options: Array<[string, string]>, current: string | undefined): Html {
   return html`<label>${label}<select name="${name}"><option value="">Any</option>${options.map(
@@ -32,7 +33,7 @@ function eventsPage(services: Services, req: Request): Html {
     endpoint: param(req.query.endpoint),
     environment: param(req.query.environment),
   };
-  const endpoints = [...services.store.all<EndpointRecord>(WEBHOOK_ENDPOINTS)];
+  const endpoints = [...services.store.all(WEBHOOK_ENDPOINTS)];
   const environment = filter.environment === 'test' || filter.environment === 'live' ? filter.environment : undefined;
   const type = (EVENT_TYPES as readonly string[]).includes(filter.type ?? '') ? (filter.type as (typeof EVENT_TYPES)[number]) : undefined;
   const all = listEvents(services, { environment, type }).events.reverse();
@@ -77,8 +78,8 @@ ${pager('/dashboard', filter, page, pages)}
 function deliveryPage(services: Services, id: string): Html {
   const record = getDelivery(services, id);
   const d = toPublicDelivery(record, true);
-  const endpoint = services.store.get<EndpointRecord>(WEBHOOK_ENDPOINTS, d.endpoint_id);
-  const event = services.store.get<EventRecord>(EVENTS, d.event_id);
+  const endpoint = services.store.get(WEBHOOK_ENDPOINTS, d.endpoint_id);
+  const event = services.store.get(EVENTS, d.event_id);
   const canRedeliver = d.status === 'failed' || d.status === 'dead_letter';
   return dashboardPage(
     `Delivery ${d.id}`,

@@ -1,8 +1,9 @@
 import type { Request, Response, Router } from 'express';
+import type { AnyCollection } from '../store/collection.js';
 import type { Services } from '../services.js';
 import type { StoredRecord } from '../store/store.js';
 import { html, type Html } from '../pages/html.js';
-import { notFound } from '../schema/errors.js';
+import { notFound } from '../errors.js';
 import { PAYMENT_LINKS } from '../resources/payment-links/domain.js';
 import { PAYMENTS } from '../resources/payments/domain.js';
 import { MANDATES } from '../resources/mandates/domain.js';
@@ -24,7 +25,7 @@ export interface RecordKind {
   id: string;
   label: string;
   section: Section;
-  collection: string;
+  collection: AnyCollection;
   filter?: (r: Row) => boolean;
 }
 

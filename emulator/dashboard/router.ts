@@ -1,7 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Services } from '../services.js';
 import { html } from '../pages/html.js';
-import { ApiError } from '../schema/errors.js';
+import { ApiError } from '../errors.js';
 import { localOnly } from '../http/local-guard.js';
 import { dashboardStream } from '../webhooks/module.js';
 import { CLIENT_SCRIPT } from './client.js';

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import type { Services } from '../services.js';
 import { html } from '../pages/html.js';
-import { MERCHANTS, type MerchantRecord } from '../resources/merchants/records.js';
+import { MERCHANTS } from '../resources/merchants/records.js';
 import { walletView } from '../resources/wallets/control.js';
 import { dashboardPage, sendDashboard } from './layout.js';
 import { envBadge, money, when } from './format.js';
@@ -13,7 +13,7 @@ import { KINDS, recordTable } from './records.js';
 const ENTRIES_SHOWN = 10;
 
 function walletsPage(services: Services, req: Request) {
-  const merchants = [...services.store.all<MerchantRecord>(MERCHANTS)];
+  const merchants = [...services.store.all(MERCHANTS)];
   const views = merchants.map((m) => ({ merchant: m, view: walletView(services, m.id, undefined, ENTRIES_SHOWN) })).filter((x) => x.view.wallets.length > 0);
   const cards = KINDS.filter((k) => k.section === 'wallets');
   return dashboardPage(

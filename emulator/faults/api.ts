@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Services } from '../services.js';
 import type { KeyRecord } from '../resources/merchants/records.js';
-import { ApiError, type ErrorCode } from '../schema/errors.js';
+import { ApiError, type ErrorCode } from '../errors.js';
 import { RateLimitedError } from '../gateway/rate-limit.js';
 import { errorBody, sendJson } from '../gateway/envelope.js';
 import { latencyOf, type Fault } from './set.js';

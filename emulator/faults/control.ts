@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Services } from '../services.js';
-import { ApiError } from '../schema/errors.js';
+import { ApiError } from '../errors.js';
 import { defineControl, type ControlRoute } from '../control/route.js';
-import { FaultSpec } from './schema.js';
+import { FaultSpec } from '../../contract/faults.js';
 import { PRESETS } from './presets.js';
 import type { Fault } from './set.js';
 

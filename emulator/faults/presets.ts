@@ -1,4 +1,4 @@
-import type { FaultInput } from './schema.js';
+import type { FaultInput } from '../../contract/faults.js';
 
 // Named sets of faults a user can list and apply in one go (svc emulator faults presets /
 // apply NAME). Each stands for a way a real payments service and its network fail. Seeds are

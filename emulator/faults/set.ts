@@ -1,5 +1,5 @@
 import { newId } from '../ids.js';
-import type { FaultSpec } from './schema.js';
+import type { FaultSpec } from '../../contract/faults.js';
 
 // The active faults of one emulator, in memory (a fault is a test's arrangement, not data: a
 // restart starts with none, or with `--faults FILE`), and the log of every one that fired.

@@ -1,8 +1,9 @@
 import type { Response } from 'express';
 import { z } from 'zod';
-import { ApiError } from '../schema/errors.js';
+import { ApiError } from '../errors.js';
 import { RateLimitedError } from './rate-limit.js';
 import { StoreWriteError } from '../store/store-write-error.js';
+import { describeZodError } from '../../contract/zod-error.js';
 
 // The response envelope, once: `{success:true,data}` or `{success:false,error:{code,message}}`.
 
@@ -49,17 +50,3 @@ export function refuseUnexpectedQuery(query: Record<string, unknown>): void {
   if (names.length > 0) throw new ApiError('VALIDATION_ERROR', `query: unknown parameter${names.length > 1 ? 's' : ''} ${names.map((n) => `"${n}"`).join(', ')} (this route takes none)`);
 }
 
-/** "amount: must be an integer; metadata: ..." — every message names its field. */
-export function describeZodError(err: z.ZodError, root = 'body'): string {
-  return err.issues
-    .map((issue) => {
-      const path = issue.path.length ? issue.path.map(String).join('.') : root;
-      if (issue.code === 'unrecognized_keys') {
-        // Named the same way as refuseUnexpectedQuery: `query: unknown parameter "x"`, `body: unknown field "x"`.
-        const noun = root === 'query' && !issue.path.length ? 'parameter' : 'field';
-        return `${path}: unknown ${noun}${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-      }
-      return `${path}: ${issue.message}`;
-    })
-    .join('; ');
-}

@@ -1,8 +1,10 @@
+import { collection } from '../store/collection.js';
 import { hash } from 'node:crypto'; // one-shot: no Hash object per request
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/store.js';
-import { ApiError } from '../schema/errors.js';
-import { headerSafeProblem } from '../schema/header-safe.js';
+import { ApiError } from '../errors.js';
+import { headerSafeProblem } from '../../contract/header-safe.js';
+import { LIFETIME_MS, MAX_KEY_LENGTH, type IdempotencyHeader } from '../../contract/idempotency.js';
 
 // The spec's eight idempotency rules, once, for every route that takes a key.
 //
@@ -14,9 +16,7 @@ import { headerSafeProblem } from '../schema/header-safe.js';
 // by the emulator's clock (rule 3), and are written in the same store transaction as the
 // resource they created, so a crash can never keep one without the other.
 
-export const IDEMPOTENCY = 'idempotency';
-export const LIFETIME_MS = 24 * 60 * 60 * 1000;
-export const MAX_KEY_LENGTH = 255;
+export const IDEMPOTENCY = collection<IdempotencyRecord>()('idempotency');
 
 export interface IdempotencyRecord {
   [field: string]: unknown;
@@ -27,19 +27,6 @@ export interface IdempotencyRecord {
   status: number;
   body: string;
   created_at_ms: number;
-}
-
-export type IdempotencyHeader = 'X-Idempotency-Key' | 'Idempotency-Key';
-
-export interface IdempotencyPolicy {
-  header: IdempotencyHeader;
-  required: boolean;
-  /**
-   * A body field that carries a second, required idempotency key (card redemption's
-   * `idempotency_key`). It is checked separately from the header, with its own record, but
-   * under the same rules: replay, 409 on another body, 422 when missing or malformed.
-   */
-  bodyField?: string;
 }
 
 const RULE = `1 to ${MAX_KEY_LENGTH} printable ASCII characters, inner spaces allowed; a UUID works`;
@@ -90,7 +77,7 @@ export class IdempotencyLedger {
   begin(merchantId: string, key: string, print: string): { status: number; body: string } | undefined {
     const id = this.recordId(merchantId, key);
     if (this.inFlight.has(id)) throw new ApiError('IDEMPOTENCY_IN_FLIGHT', 'A request with this idempotency key is still being processed; retry shortly.');
-    const stored = this.services.store.get<IdempotencyRecord>(IDEMPOTENCY, id);
+    const stored = this.services.store.get(IDEMPOTENCY, id);
     if (stored && this.services.clock.now() - stored.created_at_ms < LIFETIME_MS) {
       if (stored.fingerprint !== print) {
         throw new ApiError('IDEMPOTENCY_CONFLICT', 'This idempotency key was already used with a different request body (or route, or environment).');
@@ -103,7 +90,7 @@ export class IdempotencyLedger {
 
   /** Saves the response inside the transaction that produced it. */
   save(tx: Transaction, merchantId: string, key: string, print: string, status: number, body: string): void {
-    tx.put<IdempotencyRecord>(IDEMPOTENCY, {
+    tx.put(IDEMPOTENCY, {
       id: this.recordId(merchantId, key),
       merchant_id: merchantId,
       key,

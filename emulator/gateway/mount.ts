@@ -1,9 +1,11 @@
+import { describeZodError } from '../../contract/zod-error.js';
+import { KEY_PATTERN } from '../../contract/keys.js';
 import type { Express, Request, Response } from 'express';
 import { z } from 'zod';
 import type { MerchantContext, Services } from '../services.js';
-import { ApiError } from '../schema/errors.js';
-import { findKey, KEY_PATTERN, MERCHANTS, type KeyRecord, type MerchantRecord } from '../resources/merchants/records.js';
-import { describeZodError, refuseUnexpectedQuery, sendError, sendJson, successBody } from './envelope.js';
+import { ApiError } from '../errors.js';
+import { findKey, MERCHANTS, type KeyRecord, type MerchantRecord } from '../resources/merchants/records.js';
+import { refuseUnexpectedQuery, sendError, sendJson, successBody } from './envelope.js';
 import { checkBodyKey, checkKey, fingerprint, IdempotencyLedger } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RouteDef } from './route.js';
@@ -39,7 +41,7 @@ export function authenticate(services: Services, header: string | undefined): { 
   const key = findKey(services, m[1]);
   if (!key) throw new ApiError('UNAUTHORIZED', 'Unknown API key.');
   if (key.revoked) throw new ApiError('UNAUTHORIZED', 'This API key has been revoked.');
-  const merchant = services.store.get<MerchantRecord>(MERCHANTS, key.merchant_id);
+  const merchant = services.store.get(MERCHANTS, key.merchant_id);
   if (!merchant) throw new ApiError('UNAUTHORIZED', 'Unknown API key.');
   return { key, merchant };
 }

@@ -1,26 +1,14 @@
-import { ApiError } from '../schema/errors.js';
+import { ApiError } from '../errors.js';
+import type { RateLimitConfig } from '../../contract/formats.js';
 
 // One token bucket per merchant, shared by its test and live keys (the spec: test traffic
 // shares the live budgets). Buckets refill on wall time, not the emulator's clock: the limit
 // protects the process from a runaway client, and a frozen manual clock must not turn every
 // request into a 429.
 
-export interface RateLimitConfig {
-  /** Requests allowed per window (also the burst size). */
-  limit: number;
-  windowMs: number;
-}
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { limit: 100, windowMs: 1000 };
 
-/** "100/1s", "6000/1m" or "off". */
-export function parseRateLimit(text: string): RateLimitConfig | null {
-  if (text === 'off') return null;
-  const m = /^(\d+)\/(\d+)(ms|s|m)$/.exec(text);
-  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new RangeError(`rate limit must look like 100/1s, 6000/1m or off, not "${text}"`);
-  const unit = { ms: 1, s: 1000, m: 60_000 }[m[3] as 'ms' | 's' | 'm'];
-  return { limit: Number(m[1]), windowMs: Number(m[2]) * unit };
-}
 
 export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();

@@ -1,16 +1,16 @@
 import type { z } from 'zod';
 import type { MerchantContext } from '../services.js';
 import type { Transaction } from '../store/store.js';
-import type { ErrorCode } from '../schema/errors.js';
-import type { IdempotencyPolicy } from './idempotency.js';
-import type { SCOPES } from '../schema/common.js';
+import { ROUTES, type RouteFacts, type RouteName } from '../../contract/routes.js';
+import { ROUTE_SCHEMAS, type RouteSchemas } from '../../contract/route-schemas.js';
 
-// A merchant route, declared once as data. The gateway (gateway/mount.ts) wraps every route
-// in the same chain — trace id, auth, scope, rate limit, idempotency, validation, envelope —
-// and the OpenAPI generator reads the same declaration, so the document cannot drift from
-// what the emulator does.
+// A merchant route: the contract's facts and schemas for one route name (contract/routes.ts,
+// contract/route-schemas.ts) with the emulator's handler bound to it. The gateway
+// (gateway/mount.ts) wraps every route in the same chain — trace id, auth, scope, rate limit,
+// idempotency, validation, envelope — and the OpenAPI generator reads the same declaration,
+// so neither the document nor the client can drift from what the emulator does.
 
-export type Scope = (typeof SCOPES)[number];
+export type { Scope } from '../../contract/routes.js';
 
 export interface RouteInput<B, Q, P> {
   body: B;
@@ -18,28 +18,39 @@ export interface RouteInput<B, Q, P> {
   params: P;
 }
 
-export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
+/** What the gateway mounts: one route's facts, its schemas and its handler. */
+export interface RouteDef extends Omit<RouteFacts, 'method'>, RouteSchemas {
+  name: RouteName;
+  /** Express's method name. */
   method: 'get' | 'post' | 'delete';
-  /** Express path, e.g. /v1/api/payment-links/:id */
-  path: string;
-  scope: Scope;
-  summary: string;
-  /** Needs a business account (403 BUSINESS_ACCOUNT_REQUIRED otherwise). */
-  business?: boolean;
-  idempotency?: IdempotencyPolicy;
-  body?: z.ZodType<B>;
-  query?: z.ZodType<Q>;
-  params?: z.ZodType<P>;
-  /** Status on success: 201 for routes that create a resource. */
-  status?: 200 | 201;
-  /** Schema of `data` in the success envelope (for the OpenAPI document and the CLI's types). */
-  response: z.ZodType;
-  /** Error codes this route can answer with beyond the gateway's own (for the OpenAPI document). */
-  errors?: ErrorCode[];
-  handler(ctx: MerchantContext, input: RouteInput<B, Q, P>, tx: Transaction): unknown;
+  handler(ctx: MerchantContext, input: RouteInput<unknown, unknown, unknown>, tx: Transaction): unknown;
 }
 
-/** Keeps the generic types of a route while collecting routes into one array. */
-export function defineRoute<B = undefined, Q = undefined, P = undefined>(def: RouteDef<B, Q, P>): RouteDef {
-  return def as unknown as RouteDef;
+type Schemas<N extends RouteName> = (typeof ROUTE_SCHEMAS)[N];
+/** The parsed value of one part of the request, or undefined when the route declares no schema for it. */
+type Parsed<S, K extends string> = S extends { [P in K]: infer Z extends z.ZodType } ? z.output<Z> : undefined;
+
+/**
+ * A route's handler, typed by the contract: its input is what the route's schemas parse to, and
+ * it must return the shape of the route's response schema — a handler that returns anything
+ * else does not compile.
+ */
+export type Handler<N extends RouteName> = (
+  ctx: MerchantContext,
+  input: RouteInput<Parsed<Schemas<N>, 'body'>, Parsed<Schemas<N>, 'query'>, Parsed<Schemas<N>, 'params'>>,
+  tx: Transaction,
+) => z.input<Schemas<N>['response']>;
+
+/** Binds the emulator's handler to the contract's route `name`. */
+export function defineRoute<N extends RouteName>(name: N, handler: Handler<N>): RouteDef {
+  const facts: RouteFacts = ROUTES[name];
+  const schemas: RouteSchemas = ROUTE_SCHEMAS[name];
+  return {
+    ...facts,
+    ...schemas,
+    name,
+    method: facts.method.toLowerCase() as RouteDef['method'],
+    // The gateway parsed the input with these very schemas before calling.
+    handler: handler as RouteDef['handler'],
+  };
 }

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { errorBody, sendError } from '../gateway/envelope.js';
-import { ApiError } from '../schema/errors.js';
+import { ApiError } from '../errors.js';
 import { randomHex } from '../ids.js';
 
 // Requests node:http refuses before express sees them — a request line plus headers over

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Services } from '../services.js';
-import { ApiError } from '../schema/errors.js';
+import { ApiError } from '../errors.js';
 import { sendError } from '../gateway/envelope.js';
 
 // The door of every surface that is not the merchant API: the control API, the live stream,

@@ -1,8 +1,8 @@
 import type { RouteDef } from '../gateway/route.js';
-import { MAX_KEY_LENGTH } from '../gateway/idempotency.js';
-import { ERROR_STATUS, type ErrorCode } from '../schema/errors.js';
-import { ErrorEnvelope } from '../schema/common.js';
-import { HEADER_SAFE_PATTERN, MAX_TRACE_ID_LENGTH } from '../schema/header-safe.js';
+import { MAX_KEY_LENGTH } from '../../contract/idempotency.js';
+import { ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { ErrorEnvelope } from '../../contract/common.js';
+import { HEADER_SAFE_PATTERN, MAX_TRACE_ID_LENGTH } from '../../contract/header-safe.js';
 import { SchemaComponents, type JsonSchema } from './schemas.js';
 
 // The OpenAPI 3.1 document, built from the same route declarations the gateway mounts

@@ -1,6 +1,7 @@
+import type { Transaction } from '../store/store.js';
 import type { Request, Response } from 'express';
 import type { Services } from '../services.js';
-import { ApiError } from '../schema/errors.js';
+import { ApiError } from '../errors.js';
 import { checkFormToken, priorSubmission, recordSubmission } from './form-token.js';
 import { formField } from './form.js';
 import { html, type Html } from './html.js';
@@ -38,7 +39,8 @@ export function handleApproval(
     subject: string;
     /** The page's own path; the POST redirects back to it. */
     path: string;
-    approve(): void;
+    /** Runs inside the page's transaction, with the form's submission record. */
+    approve(tx: Transaction): void;
     /** The form again, with what went wrong. */
     rerender(token: string, error: FormError): Html;
     aliases?: Record<string, string>;
@@ -53,7 +55,7 @@ export function handleApproval(
   if (priorSubmission(services, nonce)) return res.redirect(303, opts.path);
   try {
     services.store.transaction((tx) => {
-      opts.approve();
+      opts.approve(tx);
       recordSubmission(services, tx, nonce, opts.subject, opts.path);
     });
     res.redirect(303, opts.path);

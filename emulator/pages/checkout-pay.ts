@@ -1,3 +1,4 @@
+import { collection } from '../store/collection.js';
 import type { Services } from '../services.js';
 import type { StoredRecord, Transaction } from '../store/store.js';
 import { assertPayable, type LinkRecord } from '../resources/payment-links/domain.js';
@@ -31,11 +32,7 @@ export interface CheckoutPaymentRecord extends StoredRecord {
   failure_reason: string | null;
 }
 
-export const CHECKOUT_PAYMENTS = 'checkout_payments';
-
-export function defineCheckoutIndexes(services: Pick<Services, 'store'>): void {
-  services.store.defineIndex<CheckoutPaymentRecord>({ collection: CHECKOUT_PAYMENTS, name: 'by_link', key: (c) => c.link_id });
-}
+export const CHECKOUT_PAYMENTS = collection<CheckoutPaymentRecord>()('checkout_payments', { by_link: (c) => c.link_id });
 
 /**
  * A live MoMo payment still waiting on a fixed-amount link. While there is one, the link takes
@@ -43,8 +40,8 @@ export function defineCheckoutIndexes(services: Pick<Services, 'store'>): void {
  */
 export function waitingPaymentOf(services: Pick<Services, 'store'>, link: LinkRecord): PaymentRecord | undefined {
   if (link.amount === null) return undefined;
-  for (const c of services.store.byIndex<CheckoutPaymentRecord>(CHECKOUT_PAYMENTS, 'by_link', link.id)) {
-    const payment = services.store.get<PaymentRecord>(PAYMENTS, c.id);
+  for (const c of services.store.byIndex(CHECKOUT_PAYMENTS, 'by_link', link.id)) {
+    const payment = services.store.get(PAYMENTS, c.id);
     if (payment?.status === 'pending') return payment;
   }
   return undefined;
@@ -122,6 +119,6 @@ export function payLinkAtCheckout(
     link,
   });
   walletDebit?.(payment);
-  tx.put<CheckoutPaymentRecord>(CHECKOUT_PAYMENTS, { id: payment.id, link_id: link.id, paid_with: paidWith, failure_reason: failure });
+  tx.put(CHECKOUT_PAYMENTS, { id: payment.id, link_id: link.id, paid_with: paidWith, failure_reason: failure });
   return payment;
 }

@@ -1,10 +1,10 @@
 import type { Request, Response, Router } from 'express';
 import type { Services } from '../services.js';
-import { ApiError } from '../schema/errors.js';
+import { ApiError } from '../errors.js';
 import { findLinkByCode, linkStatus, type LinkRecord } from '../resources/payment-links/domain.js';
-import { PAYMENTS, type PaymentRecord } from '../resources/payments/domain.js';
+import { PAYMENTS } from '../resources/payments/domain.js';
 import { FieldProblem } from './checkout-errors.js';
-import { CHECKOUT_PAYMENTS, payLinkAtCheckout, waitingPaymentOf, type CheckoutMethod, type CheckoutPaymentRecord, type PayerDetails } from './checkout-pay.js';
+import { CHECKOUT_PAYMENTS, payLinkAtCheckout, waitingPaymentOf, type CheckoutMethod, type PayerDetails } from './checkout-pay.js';
 import { checkFormToken, issueFormToken, priorSubmission, recordSubmission } from './form-token.js';
 import { formField } from './form.js';
 import { merchantName } from './merchant.js';
@@ -12,7 +12,7 @@ import { html } from './html.js';
 import { messagePage, sendPage } from './layout.js';
 import { closedLinkPage, confirmationPage, payPage, type FormState } from './link-pages.js';
 import { formatMinor, parseMajor } from './money.js';
-import { isClearingMomo, scheduleMomoClearing } from './momo-clearing.js';
+import { isClearingMomo, scheduleMomoClearing } from '../resources/payments/momo-clearing.js';
 
 // {checkout_url}/{link_code}: the payer's page for a payment link.
 //   GET  /checkout/:code?method=…           the form (or the expired / already-paid page)
@@ -43,7 +43,7 @@ export function mountCheckout(router: Router, services: Services): void {
     const status = linkStatus(link, services.clock.now());
     if (status !== 'pending') return sendPage(res, 410, closedLinkPage(link, merchant, status));
     const waiting = waitingPaymentOf(services, link);
-    if (waiting) return sendPage(res, 200, confirmationPage(link, merchant, waiting, services.store.get<CheckoutPaymentRecord>(CHECKOUT_PAYMENTS, waiting.id)));
+    if (waiting) return sendPage(res, 200, confirmationPage(link, merchant, waiting, services.store.get(CHECKOUT_PAYMENTS, waiting.id)));
     const method = pickMethod(link, typeof req.query.method === 'string' ? req.query.method : undefined);
     if (!method) return sendPage(res, 404, messagePage({ title: 'Payment method not offered' }, 'Payment method not offered', `This link accepts ${link.accepted_methods.join(', ')}.`));
     sendPage(res, 200, payPage(link, merchant, { method, token: issueFormToken(services, subjectOf(link)), values: {} }));
@@ -95,9 +95,9 @@ export function mountCheckout(router: Router, services: Services): void {
 
   router.get('/:code/payments/:paymentId', (req: Request, res: Response) => {
     const link = findLink(req.params.code as string);
-    const payment = link ? services.store.get<PaymentRecord>(PAYMENTS, req.params.paymentId as string) : undefined;
+    const payment = link ? services.store.get(PAYMENTS, req.params.paymentId as string) : undefined;
     if (!link || !payment || payment.payment_link_id !== link.id) return notFoundPage(res);
-    const checkout = services.store.get<CheckoutPaymentRecord>(CHECKOUT_PAYMENTS, payment.id);
+    const checkout = services.store.get(CHECKOUT_PAYMENTS, payment.id);
     sendPage(res, 200, confirmationPage(link, merchantName(services, link.merchant_id), payment, checkout));
   });
 }

@@ -1,3 +1,4 @@
+import { collection } from '../store/collection.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../services.js';
 import type { StoredRecord, Transaction } from '../store/store.js';
@@ -11,8 +12,6 @@ import type { StoredRecord, Transaction } from '../store/store.js';
 // before a restart still work afterwards, while a token cannot be made up or moved to another
 // subject.
 
-const STATE = 'checkout_state';
-const SUBMISSIONS = 'checkout_submissions';
 const SECRET_ID = 'form_secret';
 
 interface SecretRecord extends StoredRecord {
@@ -29,11 +28,14 @@ export interface SubmissionRecord extends StoredRecord {
   created_at: string;
 }
 
+export const FORM_SECRETS = collection<SecretRecord>()('checkout_state');
+export const FORM_SUBMISSIONS = collection<SubmissionRecord>()('checkout_submissions');
+
 function secret(services: Pick<Services, 'store'>): Buffer {
-  let record = services.store.get<SecretRecord>(STATE, SECRET_ID);
+  let record = services.store.get<SecretRecord>(FORM_SECRETS, SECRET_ID);
   if (!record) {
     const fresh: SecretRecord = { id: SECRET_ID, secret: randomBytes(32).toString('base64url') };
-    record = services.store.transaction((tx) => tx.put<SecretRecord>(STATE, fresh));
+    record = services.store.transaction((tx) => tx.put<SecretRecord>(FORM_SECRETS, fresh));
   }
   return Buffer.from(record.secret, 'base64url');
 }
@@ -57,9 +59,9 @@ export function checkFormToken(services: Pick<Services, 'store'>, subject: strin
 
 /** Where an earlier submission of this token went, if there was one. */
 export function priorSubmission(services: Pick<Services, 'store'>, nonce: string): SubmissionRecord | undefined {
-  return services.store.get<SubmissionRecord>(SUBMISSIONS, nonce);
+  return services.store.get<SubmissionRecord>(FORM_SUBMISSIONS, nonce);
 }
 
 export function recordSubmission(services: Pick<Services, 'stamps'>, tx: Transaction, nonce: string, subject: string, resultPath: string): void {
-  tx.put<SubmissionRecord>(SUBMISSIONS, { id: nonce, subject, result_path: resultPath, created_at: services.stamps.next() });
+  tx.put<SubmissionRecord>(FORM_SUBMISSIONS, { id: nonce, subject, result_path: resultPath, created_at: services.stamps.next() });
 }

@@ -1,3 +1,4 @@
+import type { Transaction } from '../store/store.js';
 import type { Request, Response, Router } from 'express';
 import type { Services } from '../services.js';
 import { findMandateForApproval, type MandateRecord } from '../resources/mandates/domain.js';
@@ -23,7 +24,7 @@ export interface MandatePage {
   form(m: MandateRecord, merchant: string, token: string, error?: FormError, echoed?: string): Html;
   active(m: MandateRecord, merchant: string): Html;
   /** Approves from the submitted form (inside the submission's transaction); throws what the form shows. */
-  approve(services: Services, m: MandateRecord, req: Request, echoed: string): void;
+  approve(services: Services, m: MandateRecord, req: Request, echoed: string, tx: Transaction): void;
   /** Domain field names that the form shows under another name. */
   aliases?: Record<string, string>;
 }
@@ -75,7 +76,7 @@ export function mountMandatePage(router: Router, services: Services, page: Manda
       subject: `mandate:${m.id}`,
       path: mandatePagePath(page.segment, m),
       ...(page.aliases ? { aliases: page.aliases } : {}),
-      approve: () => page.approve(services, m, req, echoed),
+      approve: (tx) => page.approve(services, m, req, echoed, tx),
       rerender: (token, error) => page.form(m, merchant, token, error, echoed),
     });
   });

@@ -45,10 +45,10 @@ export function mountCardMandate(router: Router, services: Services): void {
     form: cardPage,
     active: activePage,
     aliases: { exp_month: 'expiry', exp_year: 'expiry' },
-    approve(services, m, req, expiryText) {
+    approve(services, m, req, expiryText, tx) {
       const expiry = parseExpiry(expiryText);
       if (!expiry) throw new FieldProblem('expiry', 'Enter the expiry date as MM/YY.');
-      approveCardMandate(services, m.id, { number: formField(req, 'number') ?? '', exp_month: expiry.month, exp_year: expiry.year, cvc: (formField(req, 'cvc') ?? '').trim() });
+      approveCardMandate(services, tx, m.id, { number: formField(req, 'number') ?? '', exp_month: expiry.month, exp_year: expiry.year, cvc: (formField(req, 'cvc') ?? '').trim() });
     },
   });
 }

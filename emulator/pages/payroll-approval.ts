@@ -80,7 +80,7 @@ export function mountPayrollApproval(router: Router, services: Services): void {
     handleApproval(services, req, res, {
       subject: `payroll:${r.id}`,
       path: path(r),
-      approve: () => approvePayrollRun(services, r.id, formField(req, 'pin') ?? ''),
+      approve: (tx) => approvePayrollRun(services, tx, r.id, formField(req, 'pin') ?? ''),
       rerender: (token, error) => approvePage(r, merchant, token, error),
     });
   });

@@ -47,6 +47,6 @@ export function mountWalletMandate(router: Router, services: Services): void {
     echoedField: 'phone',
     form: approvePage,
     active: activePage,
-    approve: (services, m, req, phone) => approveWalletMandate(services, m.id, { phone, pin: formField(req, 'pin') ?? '' }),
+    approve: (services, m, req, phone, tx) => void approveWalletMandate(services, tx, m.id, { phone, pin: formField(req, 'pin') ?? '' }),
   });
 }

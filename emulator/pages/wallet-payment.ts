@@ -23,7 +23,7 @@ export function payFromUserWallet(
   const user = findUserByPhone(services, input.phone);
   if (!user) throw new FieldProblem('phone', 'No wallet account uses this phone number.');
   if (!/^\d{4,6}$/.test(input.pin)) throw new FieldProblem('pin', 'Your wallet PIN is 4 to 6 digits.');
-  checkPin(services, userPinSubject(user.id), user.pin_hash, input.pin);
+  checkPin(services, tx, userPinSubject(user.id), user.pin_hash, input.pin);
   if (userBalance(user, input.environment, input.currency) < input.amount) {
     return { ok: false, userName: user.name, reason: `The wallet's ${input.currency} balance is too low for this payment.` };
   }

@@ -1,10 +1,12 @@
-import type { CarriesSurvivingWrites, IndexSpec, IndexView, Store, StoredRecord, Transaction } from './store.js';
+import type { CarriesSurvivingWrites, IndexView, Store, StoredRecord, Transaction } from './store.js';
+import type { AnyCollection, Collection, IndexKey } from './collection.js';
 import { OrderedIds } from './ordered-ids.js';
 
 export type Op = { c: string; id: string; v?: StoredRecord };
 
 interface Index {
-  spec: IndexSpec<StoredRecord>;
+  name: string;
+  key: IndexKey<StoredRecord>;
   /** key -> ids in first-write order */
   entries: Map<string, OrderedIds>;
   /** id -> key, to move a record when its key changes */
@@ -21,41 +23,44 @@ export class MemoryStore implements Store {
   private pendingOps: Op[] = [];
   private undo: Array<() => void> = [];
 
-  get<T extends StoredRecord>(collection: string, id: string): T | undefined {
-    return this.collections.get(collection)?.get(id) as T | undefined;
+  get<T extends StoredRecord>(collection: Collection<T>, id: string): T | undefined {
+    return this.collections.get(collection.name)?.get(id) as T | undefined;
   }
 
-  *all<T extends StoredRecord>(collection: string): IterableIterator<T> {
-    const c = this.collections.get(collection);
-    if (c) yield* c.values() as IterableIterator<T>;
+  all<T extends StoredRecord>(collection: Collection<T>): IterableIterator<T> {
+    return this.records(collection.name) as IterableIterator<T>;
   }
 
-  count(collection: string): number {
-    return this.collections.get(collection)?.size ?? 0;
+  count(collection: AnyCollection): number {
+    return this.collections.get(collection.name)?.size ?? 0;
   }
 
-  defineIndex<T extends StoredRecord>(spec: IndexSpec<T>): void {
-    const index: Index = { spec: spec as unknown as IndexSpec<StoredRecord>, entries: new Map(), keyOf: new Map() };
-    const list = this.indexes.get(spec.collection) ?? [];
-    list.push(index);
-    this.indexes.set(spec.collection, list);
-    for (const record of this.all(spec.collection)) this.fileInIndex(index, record);
+  define(collection: AnyCollection): void {
+    if (this.indexes.has(collection.name)) throw new Error(`collection ${collection.name} is defined twice`);
+    const list: Index[] = Object.entries(collection.indexes as Record<string, IndexKey<StoredRecord>>).map(([name, key]) => ({ name, key, entries: new Map(), keyOf: new Map() }));
+    this.indexes.set(collection.name, list);
+    for (const index of list) for (const record of this.records(collection.name)) this.fileInIndex(index, record);
   }
 
-  byIndex<T extends StoredRecord>(collection: string, name: string, key: string): T[] {
-    const ids = this.index(collection, name).entries.get(key)?.dense() ?? [];
-    const c = this.collections.get(collection)!;
+  byIndex<T extends StoredRecord, I extends string>(collection: Collection<T, I>, name: NoInfer<I>, key: string): T[] {
+    const ids = this.index(collection.name, name).entries.get(key)?.dense() ?? [];
+    const c = this.collections.get(collection.name)!;
     return ids.map((id) => c.get(id) as T);
   }
 
-  viewIndex<T extends StoredRecord>(collection: string, name: string, key: string): IndexView<T> {
-    const ids = this.index(collection, name).entries.get(key)?.dense() ?? [];
-    const c = this.collections.get(collection);
+  viewIndex<T extends StoredRecord, I extends string>(collection: Collection<T, I>, name: NoInfer<I>, key: string): IndexView<T> {
+    const ids = this.index(collection.name, name).entries.get(key)?.dense() ?? [];
+    const c = this.collections.get(collection.name);
     return { length: ids.length, at: (i: number) => c!.get(ids[i]) as T };
   }
 
+  private *records(name: string): IterableIterator<StoredRecord> {
+    const c = this.collections.get(name);
+    if (c) yield* c.values();
+  }
+
   private index(collection: string, name: string): Index {
-    const index = this.indexes.get(collection)?.find((i) => i.spec.name === name);
+    const index = this.indexes.get(collection)?.find((i) => i.name === name);
     if (!index) throw new Error(`no index ${collection}.${name}`);
     return index;
   }
@@ -102,9 +107,9 @@ export class MemoryStore implements Store {
    * write, and a disk that refuses it rolls the whole replacement back (the old world stays).
    */
   replaceAll(records: Record<string, readonly StoredRecord[]>): void {
-    this.transaction((tx) => {
-      for (const [c, existing] of this.collections) for (const id of Array.from(existing.keys())) tx.delete(c, id);
-      for (const [c, list] of Object.entries(records)) for (const r of list) tx.put(c, r);
+    this.transaction(() => {
+      for (const [c, existing] of this.collections) for (const id of Array.from(existing.keys())) this.deleteOp(c, id);
+      for (const [c, list] of Object.entries(records)) for (const r of list) this.putOp(c, r);
     });
   }
 
@@ -127,21 +132,26 @@ export class MemoryStore implements Store {
   }
 
   private readonly tx: Transaction = {
-    put: <T extends StoredRecord>(collection: string, record: T): T => {
-      const previous = this.get(collection, record.id);
-      this.set(collection, record);
-      this.undo.push(() => (previous ? this.set(collection, previous) : this.remove(collection, record.id)));
-      this.pendingOps.push({ c: collection, id: record.id, v: record });
-      return record;
-    },
-    delete: (collection: string, id: string): void => {
-      const previous = this.get(collection, id);
-      if (!previous) return;
-      this.remove(collection, id);
-      this.undo.push(() => this.set(collection, previous));
-      this.pendingOps.push({ c: collection, id });
-    },
+    put: <T extends StoredRecord>(collection: Collection<T>, record: T): T => this.putOp(collection.name, record),
+    delete: (collection: AnyCollection, id: string): void => this.deleteOp(collection.name, id),
   };
+
+  /** A write inside the open transaction, by collection name (typed access goes through `tx`). */
+  private putOp<T extends StoredRecord>(collection: string, record: T): T {
+    const previous = this.collections.get(collection)?.get(record.id);
+    this.set(collection, record);
+    this.undo.push(() => (previous ? this.set(collection, previous) : this.remove(collection, record.id)));
+    this.pendingOps.push({ c: collection, id: record.id, v: record });
+    return record;
+  }
+
+  private deleteOp(collection: string, id: string): void {
+    const previous = this.collections.get(collection)?.get(id);
+    if (!previous) return;
+    this.remove(collection, id);
+    this.undo.push(() => this.set(collection, previous));
+    this.pendingOps.push({ c: collection, id });
+  }
 
   private commit(): void {
     const ops = this.pendingOps;
@@ -179,7 +189,7 @@ export class MemoryStore implements Store {
   }
 
   private fileInIndex(index: Index, record: StoredRecord): void {
-    const key = index.spec.key(record);
+    const key = index.key(record);
     const old = index.keyOf.get(record.id);
     if (old === key) return;
     if (old !== undefined) this.unfile(index, record.id);

@@ -3,11 +3,13 @@
 // made them, and reach disk as one journal line at commit, so a crash keeps all of a
 // transaction or none of it.
 
+import type { AnyCollection, Collection } from './collection.js';
+
 export type StoredRecord = { id: string } & Record<string, unknown>;
 
 export interface Transaction {
-  put<T extends StoredRecord>(collection: string, record: T): T;
-  delete(collection: string, id: string): void;
+  put<T extends StoredRecord>(collection: Collection<T>, record: NoInfer<T>): T;
+  delete(collection: AnyCollection, id: string): void;
 }
 
 /**
@@ -19,32 +21,30 @@ export interface CarriesSurvivingWrites {
   survivingWrites?: (tx: Transaction) => void;
 }
 
-export interface IndexSpec<T> {
-  collection: string;
-  name: string;
-  /** The key the record is filed under; undefined leaves it out of the index. */
-  key: (record: T) => string | undefined;
-}
-
 /** Positional, read-only access to the records under one index key, oldest first. */
 export interface IndexView<T> {
   readonly length: number;
   at(i: number): T;
 }
 
+// The contract is synchronous: a read returns the record, a transaction runs to its end and
+// its commit is durable before transaction() returns, all within one turn of the event loop.
+// Domain code relies on it (read, decide and write with nothing in between), which is why an
+// embedded store (memory + journal here; SQLite would fit) can sit behind this interface and
+// a network database, whose every call is a round trip, could not.
 export interface Store {
-  get<T extends StoredRecord>(collection: string, id: string): T | undefined;
-  all<T extends StoredRecord>(collection: string): IterableIterator<T>;
-  count(collection: string): number;
-  /** Declares a secondary index; records are listed in the order they were first written. */
-  defineIndex<T extends StoredRecord>(spec: IndexSpec<T>): void;
-  /** Records filed under `key`, oldest first (insertion order). */
-  byIndex<T extends StoredRecord>(collection: string, index: string, key: string): T[];
+  get<T extends StoredRecord>(collection: Collection<T>, id: string): T | undefined;
+  all<T extends StoredRecord>(collection: Collection<T>): IterableIterator<T>;
+  count(collection: AnyCollection): number;
+  /** Files the collection's declared indexes (once, at start, before any record is loaded or seeded). */
+  define(collection: AnyCollection): void;
+  /** Records filed under `key` of one of the collection's indexes, oldest first (insertion order). */
+  byIndex<T extends StoredRecord, I extends string>(collection: Collection<T, I>, index: NoInfer<I>, key: string): T[];
   /**
    * The same records as `byIndex`, without copying them into an array: for paging and
    * roll-ups over big keys (100k payments of one merchant). Valid until the next write.
    */
-  viewIndex<T extends StoredRecord>(collection: string, index: string, key: string): IndexView<T>;
+  viewIndex<T extends StoredRecord, I extends string>(collection: Collection<T, I>, index: NoInfer<I>, key: string): IndexView<T>;
   /** Runs `fn` in a transaction and commits it; if `fn` throws, its writes are undone. */
   transaction<R>(fn: (tx: Transaction) => R): R;
   /** Every record, by collection (snapshots; world.ts). */

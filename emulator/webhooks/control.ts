@@ -30,13 +30,13 @@ export const webhookControlRoutes: ControlRoute[] = [
     path: '/deliveries/:id/redeliver',
     summary: 'Put one failed or dead_letter delivery back to pending, same id (409 INVALID_STATE otherwise)',
     body: z.strictObject({}),
-    handler: (s, { params }) => redeliver(s, params.id),
+    handler: (s, { params }, tx) => redeliver(s, tx, params.id),
   }),
   defineControl({
     method: 'post',
     path: '/clock/advance-to-next-delivery',
     summary: 'Move the clock to the next due webhook attempt (no move when none waits or one is already due); names the deliveries due then',
     body: z.strictObject({}),
-    handler: (s) => ({ ...advanceToNextDelivery(s), clock: clockState(s) }),
+    run: (s) => ({ ...advanceToNextDelivery(s), clock: clockState(s) }),
   }),
 ];

@@ -1,10 +1,11 @@
+import { DELIVERIES } from './records.js';
 import type { Services } from '../services.js';
 import type { TimerHandle } from '../clock.js';
 import type { Op } from '../store/memory-store.js';
-import { DELIVERIES, EVENTS, type EventRecord } from '../resources/events/outbox.js';
+import { EVENTS } from '../resources/events/outbox.js';
 import { WEBHOOK_ENDPOINTS, type EndpointRecord } from '../resources/webhook-endpoints/domain.js';
-import { signPayload } from '../../src/webhooks/signature.js';
-import { attemptHeaders, attemptsInRound, isScheduled, SCHEDULED_INDEX, SCHEDULED_KEY, type EngineDelivery, type StoredAttempt } from './records.js';
+import { signPayload } from '../../contract/signature.js';
+import { attemptHeaders, attemptsInRound, isScheduled, SCHEDULED_KEY, type DeliveryRecord, type StoredAttempt } from './records.js';
 import { cancelEndpointDeliveries } from './deliveries.js';
 import { delayAfterFailure } from './schedule.js';
 import { Sender, type AttemptOutcome } from './sender.js';
@@ -65,7 +66,7 @@ export class DeliveryEngine {
     this.unsubscribe = this.services.store.onCommit((ops) => this.onCommit(ops));
     // Everything waiting for an attempt. A delivery of an endpoint deleted while the engine
     // was down is cancelled when it comes up (launch), never sent.
-    for (const d of this.services.store.byIndex<EngineDelivery>(DELIVERIES, SCHEDULED_INDEX, SCHEDULED_KEY)) this.track(d);
+    for (const d of this.services.store.byIndex(DELIVERIES, 'scheduled', SCHEDULED_KEY)) this.track(d);
     this.pump();
   }
 
@@ -111,10 +112,10 @@ export class DeliveryEngine {
 
   private onCommit(ops: readonly Op[]): void {
     for (const op of ops) {
-      if (op.c === DELIVERIES) {
-        if (op.v) this.track(op.v as EngineDelivery);
+      if (op.c === DELIVERIES.name) {
+        if (op.v) this.track(op.v as DeliveryRecord);
         else this.untrack(op.id);
-      } else if (op.c === WEBHOOK_ENDPOINTS && (op.v as EndpointRecord | undefined)?.deleted_at) {
+      } else if (op.c === WEBHOOK_ENDPOINTS.name && (op.v as EndpointRecord | undefined)?.deleted_at) {
         // Not inside the commit that deleted it: a write from a commit listener would reach the
         // other listeners (the live stream) before the commit that caused it.
         const endpointId = op.id;
@@ -129,7 +130,7 @@ export class DeliveryEngine {
   }
 
   /** Follows a delivery's latest state: schedule it, or forget it. */
-  private track(d: EngineDelivery): void {
+  private track(d: DeliveryRecord): void {
     this.untrack(d.id);
     if (!isScheduled(d)) return;
     // The attempt on the wire records the outcome against the latest state, which then
@@ -190,10 +191,10 @@ export class DeliveryEngine {
 
   private launch(deliveryId: string): void {
     const { store, clock, config } = this.services;
-    const d = store.get<EngineDelivery>(DELIVERIES, deliveryId);
+    const d = store.get(DELIVERIES, deliveryId);
     if (!d || !isScheduled(d) || d.next_attempt_at! > clock.now() || this.inFlight.has(deliveryId)) return;
-    const endpoint = store.get<EndpointRecord>(WEBHOOK_ENDPOINTS, d.endpoint_id);
-    const event = store.get<EventRecord>(EVENTS, d.event_id);
+    const endpoint = store.get(WEBHOOK_ENDPOINTS, d.endpoint_id);
+    const event = store.get(EVENTS, d.event_id);
     if (!endpoint || endpoint.deleted_at) {
       // Deleted endpoint whose cancel has not run yet: never send; cancel (outside any commit).
       queueMicrotask(() => this.cancelFor(d.endpoint_id));
@@ -249,7 +250,7 @@ export class DeliveryEngine {
     try {
       store.transaction((tx) => {
         for (const f of batch) {
-          const d = store.get<EngineDelivery>(DELIVERIES, f.deliveryId);
+          const d = store.get(DELIVERIES, f.deliveryId);
           if (!d) continue;
           const now = clock.now();
           const cursor = stamps.next();
@@ -276,14 +277,14 @@ export class DeliveryEngine {
             cursor,
             delivery_status: status,
           };
-          tx.put<EngineDelivery>(DELIVERIES, { ...d, status, next_attempt_at: nextAttemptAt, attempts: [...d.attempts, attempt], updated_at: cursor });
+          tx.put(DELIVERIES, { ...d, status, next_attempt_at: nextAttemptAt, attempts: [...d.attempts, attempt], updated_at: cursor });
         }
       });
     } catch (err) {
       // The store refused the write: nothing was recorded, so the deliveries are still due.
       this.services.log.warn(`webhooks: could not record ${batch.length} attempt(s): ${(err as Error).message}`);
       for (const f of batch) {
-        const d = store.get<EngineDelivery>(DELIVERIES, f.deliveryId);
+        const d = store.get(DELIVERIES, f.deliveryId);
         if (d && this.running) this.track(d);
       }
     }

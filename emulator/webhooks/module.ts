@@ -1,7 +1,7 @@
 import type { Express, Request, Response } from 'express';
 import type { Services } from '../services.js';
 import type { ResourceModule } from '../registry.js';
-import { defineWebhookIndexes } from './records.js';
+import { DELIVERIES } from './records.js';
 import { DeliveryEngine } from './engine.js';
 import { StreamHub, STREAM_PATH } from './stream.js';
 import { webhookControlRoutes } from './control.js';
@@ -34,8 +34,8 @@ export const webhooksModule: ResourceModule = {
   name: 'webhooks',
   routes: [],
   control: webhookControlRoutes,
-  setup(services) {
-    defineWebhookIndexes(services);
+  collections: [DELIVERIES],
+  subscribe(services) {
     runtimes.set(services, { engine: new DeliveryEngine(services), hub: new StreamHub(services) });
   },
   http(app: Express, services: Services) {

@@ -1,11 +1,12 @@
-import type { Services } from '../services.js';
-import { DELIVERIES, EVENTS, type AttemptRecord, type DeliveryRecord, type DeliveryStatus, type EventRecord } from '../resources/events/outbox.js';
+import type { StoredRecord } from '../store/store.js';
+import type { Environment } from '../resources/merchants/records.js';
+import { collection } from '../store/collection.js';
 import { MAX_ATTEMPTS } from './schedule.js';
 import { isoMicros } from '../ids.js';
 
-// What the delivery engine adds to the outbox's delivery records, and the shapes the control
-// API and the live stream show. Records stay plain JSON in the store; the added fields are
-// optional so deliveries written by the outbox (before any attempt) are valid as they are.
+// The webhook delivery record, owned here: the outbox (resources/events/outbox.ts) writes one per
+// subscribed endpoint with no attempt yet, the delivery engine appends attempts and moves its
+// status, the control API, the dashboard and the live stream read it.
 
 export const USER_AGENT = 'svc-emulator-webhooks/1';
 
@@ -17,6 +18,16 @@ export const attemptHeaders = (eventType: string, deliveryId: string, signature:
   'svc-event': eventType,
   'svc-delivery': deliveryId,
 });
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'dead_letter' | 'cancelled';
+
+export interface AttemptRecord {
+  at: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_excerpt: string;
+}
 
 export interface StoredAttempt extends AttemptRecord {
   /** The Svc-Signature header sent (absent on attempts recorded before it was kept). */
@@ -33,39 +44,43 @@ export interface StoredAttempt extends AttemptRecord {
   delivery_status: DeliveryStatus;
 }
 
-export interface EngineDelivery extends DeliveryRecord {
+export interface DeliveryRecord extends StoredRecord {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  merchant_id: string;
+  environment: Environment;
+  event_type: string;
+  status: DeliveryStatus;
   attempts: StoredAttempt[];
   /** Index in `attempts` where the current round of 7 began (a redelivery starts a new round). */
   round_start?: number;
+  /** Clock time (ms) of the next attempt while pending or failed with a retry due. */
+  next_attempt_at: number | null;
+  created_at: string;
   updated_at?: string;
 }
 
-export const SCHEDULED_INDEX = 'webhooks_scheduled';
 export const SCHEDULED_KEY = 'due';
-export const SCOPE_INDEX = 'webhooks_by_scope';
 
 /** Deliveries waiting for an attempt: `pending`, or `failed` with a retry due. */
 export const isScheduled = (d: DeliveryRecord) => (d.status === 'pending' || d.status === 'failed') && d.next_attempt_at !== null;
 
-export function defineWebhookIndexes(services: Pick<Services, 'store' | 'stamps'>): void {
-  const { store } = services;
-  store.defineIndex<EngineDelivery>({ collection: DELIVERIES, name: SCHEDULED_INDEX, key: (d) => (isScheduled(d) ? SCHEDULED_KEY : undefined) });
-  store.defineIndex<EngineDelivery>({ collection: DELIVERIES, name: SCOPE_INDEX, key: (d) => `${d.merchant_id}:${d.environment}` });
-  // Stream cursors must keep increasing across a restart even if the clock starts earlier.
-  for (const e of store.all<EventRecord>(EVENTS)) services.stamps.observe(e.created_at);
-  for (const d of store.all<EngineDelivery>(DELIVERIES)) {
-    const last = d.attempts[d.attempts.length - 1];
-    if (last?.cursor) services.stamps.observe(last.cursor);
-  }
-}
+export const DELIVERIES = collection<DeliveryRecord>()('webhook_deliveries', {
+  by_endpoint: (d) => d.endpoint_id,
+  by_event: (d) => d.event_id,
+  /** What the engine must attempt: its schedule after a restart, and what idle() waits on. */
+  scheduled: (d) => (isScheduled(d) ? SCHEDULED_KEY : undefined),
+  by_scope: (d) => `${d.merchant_id}:${d.environment}`,
+});
 
 /** Attempts made in the delivery's current round (1..7). */
-export const attemptsInRound = (d: EngineDelivery) => d.attempts.length - (d.round_start ?? 0);
+export const attemptsInRound = (d: DeliveryRecord) => d.attempts.length - (d.round_start ?? 0);
 
 const iso = (ms: number | null) => (ms === null ? null : isoMicros(ms));
 
 /** An attempt as the control API shows it; with its delivery, the request headers it sent (the signature, never the secret). */
-export const toPublicAttempt = (a: StoredAttempt, d?: EngineDelivery) => ({
+export const toPublicAttempt = (a: StoredAttempt, d?: DeliveryRecord) => ({
   attempt: a.attempt,
   at: a.at,
   status_code: a.status_code,
@@ -76,7 +91,7 @@ export const toPublicAttempt = (a: StoredAttempt, d?: EngineDelivery) => ({
 });
 
 /** One delivery as the control API shows it (`attempts` only when asked: the list leaves them out). */
-export function toPublicDelivery(d: EngineDelivery, withAttempts: boolean) {
+export function toPublicDelivery(d: DeliveryRecord, withAttempts: boolean) {
   const last = d.attempts[d.attempts.length - 1];
   return {
     id: d.id,

@@ -1,14 +1,16 @@
+import { DELIVERIES } from './records.js';
+import { describeZodError } from '../../contract/zod-error.js';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Services } from '../services.js';
 import type { Op } from '../store/memory-store.js';
-import { ApiError, invalid } from '../schema/errors.js';
-import { EVENT_TYPES } from '../schema/common.js';
-import { describeZodError, sendError } from '../gateway/envelope.js';
+import { ApiError, invalid } from '../errors.js';
+import { EVENT_TYPES } from '../../contract/common.js';
+import { sendError } from '../gateway/envelope.js';
 import { authenticate } from '../gateway/mount.js';
-import { DELIVERIES, EVENTS, type EventRecord } from '../resources/events/outbox.js';
+import { EVENTS, type EventRecord } from '../resources/events/outbox.js';
 import type { Environment } from '../resources/merchants/records.js';
-import { SCOPE_INDEX, type EngineDelivery, type StoredAttempt } from './records.js';
+import { type DeliveryRecord, type StoredAttempt } from './records.js';
 
 // GET /emulator/stream: the live feed of a merchant key's events and delivery attempts, as
 // Server-Sent Events (the protocol is in README.md, "Webhooks").
@@ -63,7 +65,7 @@ export function eventMessage(e: EventRecord): Message {
   };
 }
 
-export function attemptMessage(d: EngineDelivery, a: StoredAttempt): Message {
+export function attemptMessage(d: DeliveryRecord, a: StoredAttempt): Message {
   return {
     kind: 'attempt',
     cursor: a.cursor,
@@ -166,10 +168,10 @@ export class StreamHub {
     const { store } = this.services;
     const scope = `${client.merchantId}:${client.environment}`;
     const out: Message[] = [];
-    for (const e of store.byIndex<EventRecord>(EVENTS, 'by_scope', scope)) {
+    for (const e of store.byIndex(EVENTS, 'by_scope', scope)) {
       if (e.created_at > after && wants(client, e.type)) out.push(eventMessage(e));
     }
-    for (const d of store.byIndex<EngineDelivery>(DELIVERIES, SCOPE_INDEX, scope)) {
+    for (const d of store.byIndex(DELIVERIES, 'by_scope', scope)) {
       if (!wants(client, d.event_type)) continue;
       for (let i = d.attempts.length - 1; i >= 0 && d.attempts[i].cursor > after; i--) out.push(attemptMessage(d, d.attempts[i]));
     }
@@ -180,11 +182,11 @@ export class StreamHub {
     const fresh: Message[] = [];
     for (const op of ops) {
       if (!op.v) continue;
-      if (op.c === EVENTS) {
+      if (op.c === EVENTS.name) {
         const e = op.v as EventRecord;
         if (e.created_at > this.lastCursor) fresh.push(eventMessage(e));
-      } else if (op.c === DELIVERIES) {
-        const d = op.v as EngineDelivery;
+      } else if (op.c === DELIVERIES.name) {
+        const d = op.v as DeliveryRecord;
         for (let i = d.attempts.length - 1; i >= 0 && (d.attempts[i].cursor ?? '') > this.lastCursor; i--) fresh.push(attemptMessage(d, d.attempts[i]));
       }
     }

@@ -1,7 +1,7 @@
 import { HttpClient, type ApiResult, type ClientOptions } from './http.js';
 import type { Json } from './api.js';
 import { NOT_AN_EMULATOR, SvcError } from './error.js';
-import type { Payee } from '../../emulator/resources/payees/schema.js';
+import type { Payee } from '../../contract/resources/payees.js';
 
 export type { Payee };
 

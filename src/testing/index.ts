@@ -1,14 +1,7 @@
-import { startEmulator as startServer, type ReadyInfo, type RunningEmulator } from '../../emulator/server.js';
-import { parseDuration, type ClockMode } from '../../emulator/clock.js';
-import { parseRateLimit } from '../../emulator/gateway/rate-limit.js';
-import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord } from '../../emulator/resources/events/outbox.js';
-import type { Logger } from '../../emulator/services.js';
-import type { StoredRecord } from '../../emulator/store/store.js';
-import type { WorldSnapshot } from '../../emulator/world.js';
+import { startEmulator as startServer, type ReadyInfo, type RunningEmulator, type ClockMode, DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord, type Logger, type StoredRecord, type WorldSnapshot, type Fault, type FaultLogEntry, type Collection } from '../../emulator/index.js';
+import { parseDuration, parseRateLimit } from '../../contract/formats.js';
 import { ControlApi } from '../client/control.js';
-import type { FaultInput } from '../../emulator/faults/schema.js';
-import type { Fault, FaultLogEntry } from '../../emulator/faults/set.js';
-import { deliveriesIdle } from '../../emulator/webhooks/module.js';
+import type { FaultInput } from '../../contract/faults.js';
 
 // The testing API: a test owns its emulator, in its own process, the way Miniflare or
 // testcontainers let a test own its dependency. Nothing is spawned and (by default) nothing is
@@ -163,7 +156,7 @@ function handle(running: RunningEmulator): TestEmulator {
     },
     waitForEvent: (predicate, opts) => waitFor<EventRecord>(services.store, EVENTS, predicate, opts),
     waitForDelivery: (predicate, opts) => waitFor<DeliveryRecord>(services.store, DELIVERIES, predicate, opts),
-    idle: () => deliveriesIdle(services),
+    idle: () => running.deliveriesIdle(),
     reset: () => running.reset(),
     snapshot: () => running.snapshot(),
     // A plain Error for the test's own assertions (the emulator's ApiError carries HTTP fields).
@@ -177,17 +170,17 @@ function handle(running: RunningEmulator): TestEmulator {
  * first, then every committed write to the collection. The timeout only turns a hang into
  * an error message.
  */
-function waitFor<T extends StoredRecord>(store: RunningEmulator['services']['store'], collection: string, predicate: (r: T) => boolean, opts: WaitOptions = {}): Promise<T> {
-  for (const r of store.all<T>(collection)) if (predicate(r)) return Promise.resolve(r);
+function waitFor<T extends StoredRecord>(store: RunningEmulator['services']['store'], collection: Collection<T>, predicate: (r: T) => boolean, opts: WaitOptions = {}): Promise<T> {
+  for (const r of store.all(collection)) if (predicate(r)) return Promise.resolve(r);
   const timeout = opts.timeout ?? DEFAULT_WAIT_MS;
   return new Promise<T>((ok, fail) => {
     const timer = setTimeout(() => {
       unsubscribe();
-      fail(new Error(`no ${collection === EVENTS ? 'event' : 'delivery'} matched within ${timeout} ms`));
+      fail(new Error(`no ${collection.name === EVENTS.name ? 'event' : 'delivery'} matched within ${timeout} ms`));
     }, timeout);
     const unsubscribe = store.onCommit((ops) => {
       for (const op of ops) {
-        if (op.c !== collection || !op.v) continue;
+        if (op.c !== collection.name || !op.v) continue;
         let matched = false;
         try {
           matched = predicate(op.v as T);

@@ -5,13 +5,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/main.js';
-import { ROUTES } from '../../src/client/routes.js';
-import { allRoutes } from '../../emulator/registry.js';
 import { tempDir } from '../helpers/emulator.js';
 import { cliHome } from './cli.js';
 
-// Every command has --help with examples; the client's route table matches the emulator's
-// route declarations; completion scripts complete.
+// Every command has --help with examples; completion scripts complete. (That the client and the
+// emulator share one route table is test/architecture.test.ts's.)
 
 const cli = cliHome();
 
@@ -62,21 +60,6 @@ test('--help through the binary: exit 0 at every level; no command is a usage er
   assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
   const bare = await cli.run(['links']);
   assert.equal(bare.code, 2);
-});
-
-test("the client's route table is the emulator's: same methods, paths and idempotency headers, nothing missing", () => {
-  const emulator = allRoutes().map((r) => ({
-    key: `${r.method.toUpperCase()} ${r.path}`,
-    header: r.idempotency?.header,
-    required: r.idempotency?.required ?? false,
-  }));
-  const client = Object.values(ROUTES).map((r) => ({
-    key: `${r.method} ${r.path}`,
-    header: 'idempotency' in r ? r.idempotency.header : undefined,
-    required: 'idempotency' in r ? r.idempotency.key === 'required' : false,
-  }));
-  const sort = (a: { key: string }[]) => [...a].sort((x, y) => x.key.localeCompare(y.key));
-  assert.deepEqual(sort(client), sort(emulator));
 });
 
 test('svc completion bash completes commands, subcommands and flags', async () => {

@@ -48,7 +48,7 @@ test('trigger payroll_run.partial and payroll_run.failed: a run is created and a
 
 test('trigger catalog.published / inventory.low_stock: the emulator emits them for the key\'s merchant; a real receiver gets signed deliveries', async () => {
   const { startReceiver } = await import('../webhooks/receiver.js');
-  const { verifySignature } = await import('../../src/webhooks/signature.js');
+  const { verifySignature } = await import('../../contract/signature.js');
   const rx = await startReceiver();
   try {
     const ep = await cli.emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: rx.url, events: ['catalog.published', 'inventory.low_stock'] } });

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { packageFile } from '../../emulator/server.js';
-import { ERROR_STATUS } from '../../emulator/schema/errors.js';
+import { ERROR_STATUS } from '../../emulator/errors.js';
 import { allRoutes } from '../../emulator/registry.js';
 
 // docs/spec-gaps.md lists every error code the emulator can send, with its status; this keeps
-// the table and emulator/schema/errors.ts (the only codes ApiError accepts) in step, and keeps
+// the table and contract/errors.ts (the only codes ApiError accepts) in step, and keeps
 // the codes of our own off the /v1 routes unless the spec leaves that code open.
 
 const SPEC_CODES = [

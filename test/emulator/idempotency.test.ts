@@ -1,3 +1,4 @@
+import { named } from '../helpers/collections.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { idem, KEYS, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
@@ -11,7 +12,7 @@ const links = '/v1/api/payment-links';
 /** Links stored with this title: the HTTP surface has no list of links, so count in the store. */
 function linksTitled(emu: TestEmulator, title: string): number {
   let n = 0;
-  for (const l of emu.services.store.all<{ id: string; title: string }>('payment_links')) if (l.title === title) n++;
+  for (const l of emu.services.store.all<{ id: string; title: string }>(named('payment_links'))) if (l.title === title) n++;
   return n;
 }
 

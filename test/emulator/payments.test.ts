@@ -1,3 +1,4 @@
+import { named } from '../helpers/collections.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { idem, KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -33,7 +34,7 @@ before(async () => {
   await emu.request('POST', `/v1/api/payment-links/${globexLink.id}/simulate`, { key: KEYS.globexTest, body: {} });
   const liveLink = await link({ title: 'Live', amount: 9 }, KEYS.acmeLive);
   emu.services.store.transaction((tx) => {
-    const linkRecord = emu.services.store.get<any>('payment_links', liveLink.id);
+    const linkRecord = emu.services.store.get<any>(named('payment_links'), liveLink.id);
     liveId = createPayment(emu.services, tx, {
       merchantId: 'mer_acme',
       environment: 'live',

@@ -1,3 +1,4 @@
+import { named } from '../helpers/collections.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -46,19 +47,19 @@ test('FileStore: SIGKILL during a write burst keeps every acknowledged transacti
 
     const store = await FileStore.open(dir);
     try {
-      for (const n of acked) assert.ok(store.get('items', `item_${n}`), `acknowledged item_${n} is missing`);
-      const last = store.get<{ id: string; n: number }>('meta', 'last')!;
+      for (const n of acked) assert.ok(store.get(named('items'), `item_${n}`), `acknowledged item_${n} is missing`);
+      const last = store.get<{ id: string; n: number }>(named('meta'), 'last')!;
       assert.ok(last.n >= acked[acked.length - 1], 'meta names at least the last acknowledged item');
       // Whole transactions: meta never names an item that is not there, and every item up to it is.
-      assert.equal(store.count('items'), last.n + 1);
-      assert.ok(store.get('items', `item_${last.n}`));
+      assert.equal(store.count(named('items')), last.n + 1);
+      assert.ok(store.get(named('items'), `item_${last.n}`));
     } finally {
       await store.close();
     }
     // And it loads again after its own compaction.
     const again = await FileStore.open(dir);
-    assert.ok(again.count('items') >= acked.length);
-    for (const n of acked) assert.ok(again.get('items', `item_${n}`));
+    assert.ok(again.count(named('items')) >= acked.length);
+    for (const n of acked) assert.ok(again.get(named('items'), `item_${n}`));
     await again.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { named } from '../helpers/collections.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -90,23 +91,23 @@ test('a torn last journal line is ignored; the store loads with every whole line
   const dir = tempDir('svc-torn-');
   try {
     const store = await FileStore.open(dir);
-    for (let i = 0; i < 20; i++) store.transaction((tx) => tx.put('items', { id: `i${i}`, n: i }));
+    for (let i = 0; i < 20; i++) store.transaction((tx) => tx.put(named('items'), { id: `i${i}`, n: i }));
     // A kill mid-append leaves part of a line and no newline (the process never answered).
     const journal = store.journalPath();
     const whole = JSON.stringify([{ c: 'items', id: 'torn', v: { id: 'torn', n: -1 } }]);
     appendFileSync(journal, whole.slice(0, Math.floor(whole.length / 2)));
 
     const reopened = await FileStore.open(dir);
-    assert.equal(reopened.count('items'), 20);
-    assert.equal(reopened.get('items', 'torn'), undefined);
-    for (let i = 0; i < 20; i++) assert.deepEqual(reopened.get('items', `i${i}`), { id: `i${i}`, n: i });
+    assert.equal(reopened.count(named('items')), 20);
+    assert.equal(reopened.get(named('items'), 'torn'), undefined);
+    for (let i = 0; i < 20; i++) assert.deepEqual(reopened.get(named('items'), `i${i}`), { id: `i${i}`, n: i });
     // Loading cut the torn bytes off: the journal is 20 whole lines, and new writes are clean lines.
     const text = readFileSync(journal, 'utf8');
     assert.ok(text.endsWith('\n'));
     assert.equal(text.split('\n').filter(Boolean).length, 20);
-    reopened.transaction((tx) => tx.put('items', { id: 'after', n: 99 }));
+    reopened.transaction((tx) => tx.put(named('items'), { id: 'after', n: 99 }));
     const third = await FileStore.open(dir);
-    assert.equal(third.count('items'), 21);
+    assert.equal(third.count(named('items')), 21);
     await third.close();
     await reopened.close();
     await store.close().catch(() => {});
@@ -124,7 +125,7 @@ test('a damaged line in the middle of the journal is refused, not skipped', asyn
     // The same damage as the last line is a torn append: ignored.
     writeFileSync(join(dir, 'journal-0.ndjson'), `${line('a')}\n${line('b')}\n{"broken`);
     const store = await FileStore.open(dir);
-    assert.deepEqual([...store.all('items')].map((r) => r.id), ['a', 'b']);
+    assert.deepEqual([...store.all(named('items'))].map((r) => r.id), ['a', 'b']);
     await store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -135,19 +136,19 @@ test('a transaction that throws leaves nothing behind, in memory or on disk', as
   const dir = tempDir('svc-rollback-');
   try {
     const store = await FileStore.open(dir);
-    store.transaction((tx) => tx.put('items', { id: 'kept', n: 1 }));
+    store.transaction((tx) => tx.put(named('items'), { id: 'kept', n: 1 }));
     assert.throws(() =>
       store.transaction((tx) => {
-        tx.put('items', { id: 'kept', n: 2 });
-        tx.put('items', { id: 'new', n: 3 });
+        tx.put(named('items'), { id: 'kept', n: 2 });
+        tx.put(named('items'), { id: 'new', n: 3 });
         throw new Error('domain refused');
       }),
     );
-    assert.deepEqual(store.get('items', 'kept'), { id: 'kept', n: 1 });
-    assert.equal(store.get('items', 'new'), undefined);
+    assert.deepEqual(store.get(named('items'), 'kept'), { id: 'kept', n: 1 });
+    assert.equal(store.get(named('items'), 'new'), undefined);
     const reopened = await FileStore.open(dir);
-    assert.deepEqual(reopened.get('items', 'kept'), { id: 'kept', n: 1 });
-    assert.equal(reopened.get('items', 'new'), undefined);
+    assert.deepEqual(reopened.get(named('items'), 'kept'), { id: 'kept', n: 1 });
+    assert.equal(reopened.get(named('items'), 'new'), undefined);
     await reopened.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { named } from '../helpers/collections.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { idem, KEYS, startTestEmulator, type ApiResponse, type TestEmulator } from '../helpers/emulator.js';
@@ -99,7 +100,7 @@ describe('payment link create', () => {
   test('all fields at once, including a real sub-merchant', async () => {
     // Sub-merchants are created through an OTP flow of their own; seed one directly here.
     emu.services.store.transaction((tx) =>
-      tx.put('merchants', { id: 'mer_acme_sub_v', name: 'Acme Kiosk', business: true, parent_id: 'mer_acme', created_at: new Date().toISOString() }),
+      tx.put(named('merchants'), { id: 'mer_acme_sub_v', name: 'Acme Kiosk', business: true, parent_id: 'mer_acme', created_at: new Date().toISOString() }),
     );
     const expires = future();
     const res = await createLink({

@@ -1,3 +1,4 @@
+import { named } from '../helpers/collections.js';
 import { writeSync } from 'node:fs';
 import { FileStore } from '../../emulator/store/file-store.js';
 
@@ -11,15 +12,15 @@ import { FileStore } from '../../emulator/store/file-store.js';
 
 const dir = process.argv[2];
 const store = await FileStore.open(dir);
-const last = store.get<{ id: string; n: number }>('meta', 'last');
+const last = store.get<{ id: string; n: number }>(named('meta'), 'last');
 let n = last ? last.n + 1 : 0;
 writeSync(1, `ready ${n}\n`);
 const pad = 'x'.repeat(3000);
 for (;;) {
   const i = n++;
   store.transaction((tx) => {
-    tx.put('items', { id: `item_${i}`, n: i, pad });
-    tx.put('meta', { id: 'last', n: i });
+    tx.put(named('items'), { id: `item_${i}`, n: i, pad });
+    tx.put(named('meta'), { id: 'last', n: i });
   });
   writeSync(1, `ack ${i}\n`);
 }

@@ -22,12 +22,13 @@ test('the packed tarball installs into a fresh project and works there: bin, lib
   // It runs in a copy of the sources, so the build never rewrites the dist/ that the tests
   // running beside this one are importing.
   const copy = tempDir('svc-pack-src-');
-  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'src', 'emulator', 'fixtures', 'README.md', 'docs']) cpSync(join(root, entry), join(copy, entry), { recursive: true });
+  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'contract', 'src', 'emulator', 'fixtures', 'README.md', 'docs']) cpSync(join(root, entry), join(copy, entry), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
   const packed = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', packDir], copy)) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const files = packed[0].files.map((f) => f.path);
   assert.ok(files.includes('bin/svc.js'));
   assert.ok(files.includes('dist/src/testing/index.d.ts'));
+  assert.ok(files.includes('dist/contract/routes.js'), 'the contract the CLI and the emulator share');
   assert.ok(files.includes('fixtures/fixtures.schema.json'));
   assert.deepEqual(files.filter((f) => /^dist\/(test|bench)\/|tsbuildinfo|^test\/|^bench\//.test(f)), [], 'no tests, bench or build info shipped');
 

@@ -2,7 +2,7 @@ import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { idem, KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { verifySignature } from '../../src/webhooks/signature.js';
+import { verifySignature } from '../../contract/signature.js';
 import { launchBrowser, phoneContext } from './browser.js';
 import { sellerSite, webhookReceiver, type RecordingServer } from './servers.js';
 

@@ -1,3 +1,4 @@
+import { named } from '../helpers/collections.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, rmSync, statSync } from 'node:fs';
@@ -54,7 +55,7 @@ function failing() {
   return { fs, failNext: (step: string, code: string, n = 1) => plan.set(step, { code, n }) };
 }
 
-const put = (store: FileStore, id: string, n = 0) => store.transaction((tx) => tx.put('items', { id, n }));
+const put = (store: FileStore, id: string, n = 0) => store.transaction((tx) => tx.put(named('items'), { id, n }));
 
 test('a refused append rolls memory back, keeps no torn bytes, and the next transaction commits (also when the truncate fails once)', async () => {
   const dir = tempDir('svc-seam-');
@@ -65,11 +66,11 @@ test('a refused append rolls memory back, keeps no torn bytes, and the next tran
     for (const [step, code] of [['write', 'ENOSPC'], ['fsync', 'EIO']] as const) {
       failNext(step, code);
       assert.throws(() => put(store, `lost-${step}`), (e: unknown) => e instanceof StoreWriteError && e.code === code);
-      assert.equal(store.get('items', `lost-${step}`), undefined);
+      assert.equal(store.get(named('items'), `lost-${step}`), undefined);
     }
     // A nested transaction that fails at commit leaves the depth right: later ones still commit.
     failNext('write', 'ENOSPC');
-    assert.throws(() => store.transaction(() => store.transaction((tx) => tx.put('items', { id: 'nested' }))), StoreWriteError);
+    assert.throws(() => store.transaction(() => store.transaction((tx) => tx.put(named('items'), { id: 'nested' }))), StoreWriteError);
     // The cut-off of the torn tail fails too: it is retried before the next append.
     failNext('write', 'ENOSPC');
     failNext('ftruncate', 'EIO');
@@ -77,7 +78,7 @@ test('a refused append rolls memory back, keeps no torn bytes, and the next tran
     put(store, 'b');
     put(store, 'c');
     const reopened = await FileStore.open(dir);
-    assert.deepEqual([...reopened.all('items')].map((r) => r.id).sort(), ['a', 'b', 'c']);
+    assert.deepEqual([...reopened.all(named('items'))].map((r) => r.id).sort(), ['a', 'b', 'c']);
     await reopened.close();
     await store.close().catch(() => {});
   } finally {
@@ -105,7 +106,7 @@ test('a commit listener that throws is isolated: the write stands and later comm
     assert.deepEqual(heard, ['x', 'y']);
     await store.close();
     const reopened = await FileStore.open(dir);
-    assert.equal(reopened.count('items'), 2);
+    assert.equal(reopened.count(named('items')), 2);
     await reopened.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -125,10 +126,10 @@ test('a compaction that fails (new segment, snapshot write, snapshot fsync) keep
       put(store, `after-${step}`);
     }
     const crashed = await FileStore.open(dir); // as after a kill -9 now
-    assert.equal(crashed.count('items'), 503);
+    assert.equal(crashed.count(named('items')), 503);
     await store.compact();
     const compacted = await FileStore.open(dir);
-    assert.equal(compacted.count('items'), 503);
+    assert.equal(compacted.count(named('items')), 503);
     await compacted.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -153,7 +154,7 @@ test('thousands of overwrites stay bounded: past the size threshold the store co
     assert.ok(largest <= 2 * snapshot + 2 * 64 * 1024, `data dir reached ${largest} bytes (snapshot ${snapshot})`);
     assert.ok(readdirSync(dir).filter((f) => /^journal-\d+/.test(f)).length === 1);
     const reopened = await FileStore.open(dir);
-    for (let k = 0; k < 200; k++) assert.equal(reopened.get<{ id: string; n: number }>('items', `k${k}`)?.n, 4800 + k);
+    for (let k = 0; k < 200; k++) assert.equal(reopened.get<{ id: string; n: number }>(named('items'), `k${k}`)?.n, 4800 + k);
     await reopened.close();
     await store.close().catch(() => {});
   } finally {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS, startTestEmulator } from '../helpers/emulator.js';
-import { verifySignature } from '../../src/webhooks/signature.js';
+import { verifySignature } from '../../contract/signature.js';
 import { control, createEndpoint, startReceiver, toNextDelivery } from './receiver.js';
 
 // catalog.published and inventory.low_stock: nothing in the merchant API causes them, so the

@@ -1,27 +1,17 @@
-import type { MerchantContext, Services } from '../../services.js';
+import type { MerchantContext } from '../../services.js';
 import type { Transaction } from '../../store/store.js';
-import { ApiError, invalid } from '../../schema/errors.js';
-import { createPayment, PAYMENTS, toPublicPayment, type PaymentRecord } from '../payments/domain.js';
-import type { Payment } from '../payments/schema.js';
+import { ApiError, invalid } from '../../errors.js';
+import { createPayment, cycleKey, PAYMENTS, toPublicPayment } from '../payments/domain.js';
+import type { Payment } from '../../../contract/resources/payments.js';
 import { getOwnMandate, type MandateRecord } from '../mandates/domain.js';
-import { debitUser, userBalance, USERS, type UserRecord } from '../users/domain.js';
-import type { CreateCharge } from './schema.js';
+import { debitUser, userBalance, USERS } from '../users/domain.js';
+import type { CreateCharge } from '../../../contract/resources/charges.js';
 
 // Charges: a draw against a mandate, settled synchronously through createPayment (so the
 // payment shows in the read, the list and the summary, credits the merchant's wallet and
 // fires payment.completed / payment.failed). A decline or an empty customer wallet is a
 // `failed` payment with 201, never an HTTP error: the merchant's billing run reads the status.
 
-const cycleKey = (mandateId: string, key: string) => `${mandateId}\n${key}`;
-
-export function defineChargeIndexes(services: Pick<Services, 'store'>): void {
-  // One charge per mandate and cycle key (the body's idempotency_key).
-  services.store.defineIndex<PaymentRecord>({
-    collection: PAYMENTS,
-    name: 'by_mandate_cycle',
-    key: (p) => (p.mandate_id ? cycleKey(p.mandate_id, p.idempotency_key) : undefined),
-  });
-}
 
 interface Decision {
   status: 'completed' | 'failed';
@@ -39,7 +29,7 @@ function decide(ctx: MerchantContext, mandate: MandateRecord, amount: number, ou
   if (outcome) return { status: outcome };
   if (mandate.rail === 'card') return { status: !mandate.card || mandate.card.outcome === 'succeeds' ? 'completed' : 'failed' };
   if (!mandate.user_id) return { status: 'completed' };
-  const user = ctx.store.get<UserRecord>(USERS, mandate.user_id)!;
+  const user = ctx.store.get(USERS, mandate.user_id)!;
   return userBalance(user, ctx.environment, mandate.currency) >= amount ? { status: 'completed', userId: user.id } : { status: 'failed' };
 }
 
@@ -47,7 +37,7 @@ export function createCharge(ctx: MerchantContext, input: CreateCharge, tx: Tran
   const mandate = getOwnMandate(ctx, input.mandate_id);
   // The cycle key is checked before the mandate's state: a retry of a charge that went
   // through returns it even if the mandate was revoked since.
-  const [earlier] = ctx.store.byIndex<PaymentRecord>(PAYMENTS, 'by_mandate_cycle', cycleKey(mandate.id, input.idempotency_key));
+  const [earlier] = ctx.store.byIndex(PAYMENTS, 'by_mandate_cycle', cycleKey(mandate.id, input.idempotency_key));
   if (earlier) {
     if (earlier.amount !== input.amount_cents || earlier.currency !== input.currency) {
       throw new ApiError(

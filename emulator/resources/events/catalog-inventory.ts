@@ -1,10 +1,12 @@
+import type { Transaction } from '../../store/store.js';
+import { DELIVERIES } from '../../webhooks/records.js';
 import { z } from 'zod';
 import type { Services } from '../../services.js';
-import { Environment } from '../../schema/common.js';
-import { invalid } from '../../schema/errors.js';
+import { Environment } from '../../../contract/common.js';
+import { invalid } from '../../errors.js';
 import { isoMicros, newId } from '../../ids.js';
 import { merchantOr404 } from '../merchants/records.js';
-import { DELIVERIES, EVENTS, emitEvent, type DeliveryRecord, type EventRecord } from './outbox.js';
+import { EVENTS, emitEvent } from './outbox.js';
 
 // The two spec events nothing in the merchant API causes: `catalog.published` ("a catalog
 // version is published") and `inventory.low_stock` ("an inventory movement takes an item's
@@ -41,7 +43,7 @@ export type TriggerEventBody = z.infer<typeof TriggerEventBody>;
 /** The last version of `catalogId` published for this merchant and environment (0 when none). */
 function lastVersion(services: Pick<Services, 'store'>, merchantId: string, environment: string, catalogId: string): number {
   let last = 0;
-  for (const e of services.store.byIndex<EventRecord>(EVENTS, 'by_scope', `${merchantId}:${environment}`)) {
+  for (const e of services.store.byIndex(EVENTS, 'by_scope', `${merchantId}:${environment}`)) {
     if (e.type !== 'catalog.published') continue;
     const c = (JSON.parse(e.body) as { data: { catalog?: { id?: string; version?: number } } }).data.catalog;
     if (c?.id === catalogId && typeof c.version === 'number') last = Math.max(last, c.version);
@@ -81,12 +83,10 @@ function eventData(services: Pick<Services, 'store' | 'stamps'>, body: TriggerEv
 }
 
 /** Emits one catalog.published or inventory.low_stock event through the outbox; returns it with its deliveries. */
-export function triggerEvent(services: Services, body: TriggerEventBody) {
+export function triggerEvent(services: Services, tx: Transaction, body: TriggerEventBody) {
   merchantOr404(services, body.merchant_id);
-  return services.store.transaction((tx) => {
-    const at = isoMicros(services.clock.now());
-    const event = emitEvent(services, tx, { merchantId: body.merchant_id, environment: body.environment }, body.type, eventData(services, body, at));
-    const deliveries = services.store.byIndex<DeliveryRecord>(DELIVERIES, 'by_event', event.id).map((d) => d.id);
-    return { id: event.id, type: event.type, environment: event.environment, merchant_id: event.merchant_id, created_at: event.created_at, body: event.body, deliveries };
-  });
+  const at = isoMicros(services.clock.now());
+  const event = emitEvent(services, tx, { merchantId: body.merchant_id, environment: body.environment }, body.type, eventData(services, body, at));
+  const deliveries = services.store.byIndex(DELIVERIES, 'by_event', event.id).map((d) => d.id);
+  return { id: event.id, type: event.type, environment: event.environment, merchant_id: event.merchant_id, created_at: event.created_at, body: event.body, deliveries };
 }

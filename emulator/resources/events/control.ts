@@ -1,9 +1,10 @@
+import { DELIVERIES } from '../../webhooks/records.js';
 import { z } from 'zod';
 import { defineControl, type ControlRoute } from '../../control/route.js';
-import { Environment, EventType } from '../../schema/common.js';
-import { notFound } from '../../schema/errors.js';
+import { Environment, EventType } from '../../../contract/common.js';
+import { notFound } from '../../errors.js';
 import type { Services } from '../../services.js';
-import { DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord } from './outbox.js';
+import { EVENTS, type EventRecord } from './outbox.js';
 import { TriggerEventBody, triggerEvent } from './catalog-inventory.js';
 import { isoMicros } from '../../ids.js';
 
@@ -30,8 +31,8 @@ export function listEvents(services: Pick<Services, 'store'>, query: z.infer<typ
   // With both merchant and environment the scope index answers; otherwise scan (a dashboard view).
   const rows =
     query.merchant_id !== undefined && query.environment !== undefined
-      ? services.store.byIndex<EventRecord>(EVENTS, 'by_scope', `${query.merchant_id}:${query.environment}`)
-      : [...services.store.all<EventRecord>(EVENTS)].filter(
+      ? services.store.byIndex(EVENTS, 'by_scope', `${query.merchant_id}:${query.environment}`)
+      : [...services.store.all(EVENTS)].filter(
           (e) => (query.merchant_id === undefined || e.merchant_id === query.merchant_id) && (query.environment === undefined || e.environment === query.environment),
         );
   const events = rows.filter((e) => query.type === undefined || e.type === query.type).sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
@@ -39,8 +40,8 @@ export function listEvents(services: Pick<Services, 'store'>, query: z.infer<typ
 }
 
 function eventDeliveries(services: Pick<Services, 'store'>, eventId: string) {
-  if (!services.store.get<EventRecord>(EVENTS, eventId)) throw notFound('event');
-  const deliveries = services.store.byIndex<DeliveryRecord>(DELIVERIES, 'by_event', eventId);
+  if (!services.store.get(EVENTS, eventId)) throw notFound('event');
+  const deliveries = services.store.byIndex(DELIVERIES, 'by_event', eventId);
   return {
     deliveries: deliveries.map((d) => ({
       id: d.id,
@@ -76,6 +77,6 @@ export const eventControlRoutes: ControlRoute[] = [
       'Emit catalog.published or inventory.low_stock for a merchant (the dashboard side nothing in the API causes) through the outbox: signed deliveries on the usual schedule',
     body: TriggerEventBody,
     status: 201,
-    handler: (s, { body }) => triggerEvent(s, body),
+    handler: (s, { body }, tx) => triggerEvent(s, tx, body),
   }),
 ];

@@ -1,17 +1,18 @@
+import { collection } from '../../store/collection.js';
 import type { Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { subscribers } from '../webhook-endpoints/domain.js';
 import { FIRST_ATTEMPT_DELAY_MS } from '../../webhooks/schedule.js';
+import { DELIVERIES } from '../../webhooks/records.js';
 
 // The durable outbox. An event and one delivery per subscribed endpoint are written in the
 // same transaction as the change that caused them (a settled payment, a finished payroll run),
 // so an acknowledged change always has its events, and an endpoint deleted before the event
 // was created never gets it. Sending is the delivery engine's job (webhooks/engine.ts).
 
-export const EVENTS = 'events';
-export const DELIVERIES = 'webhook_deliveries';
+export const EVENTS = collection<EventRecord>()('events', { by_scope: (e) => `${e.merchant_id}:${e.environment}` });
 
 export interface EventRecord extends StoredRecord {
   id: string;
@@ -23,37 +24,6 @@ export interface EventRecord extends StoredRecord {
   created_at: string;
 }
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'dead_letter' | 'cancelled';
-
-export interface AttemptRecord {
-  at: string;
-  status_code: number | null;
-  latency_ms: number;
-  error: string | null;
-  response_excerpt: string;
-}
-
-export interface DeliveryRecord extends StoredRecord {
-  id: string;
-  event_id: string;
-  endpoint_id: string;
-  merchant_id: string;
-  environment: Environment;
-  event_type: string;
-  status: DeliveryStatus;
-  attempts: AttemptRecord[];
-  /** Clock time (ms) of the next attempt while pending. */
-  next_attempt_at: number | null;
-  created_at: string;
-}
-
-export function defineOutboxIndexes(services: Pick<Services, 'store'>): void {
-  services.store.defineIndex<EventRecord>({ collection: EVENTS, name: 'by_scope', key: (e) => `${e.merchant_id}:${e.environment}` });
-  services.store.defineIndex<DeliveryRecord>({ collection: DELIVERIES, name: 'by_endpoint', key: (d) => d.endpoint_id });
-  services.store.defineIndex<DeliveryRecord>({ collection: DELIVERIES, name: 'by_event', key: (d) => d.event_id });
-  services.store.defineIndex<DeliveryRecord>({ collection: DELIVERIES, name: 'pending', key: (d) => (d.status === 'pending' ? 'pending' : undefined) });
-}
-
 /** Appends an event and its deliveries to the outbox inside `tx`. */
 export function emitEvent(
   services: Pick<Services, 'store' | 'stamps' | 'clock'>,
@@ -63,7 +33,7 @@ export function emitEvent(
   data: Record<string, unknown>,
 ): EventRecord {
   const createdAt = services.stamps.next();
-  const event = tx.put<EventRecord>(EVENTS, {
+  const event = tx.put(EVENTS, {
     id: newId('evt'),
     merchant_id: scope.merchantId,
     environment: scope.environment,
@@ -72,7 +42,7 @@ export function emitEvent(
     created_at: createdAt,
   });
   for (const endpoint of subscribers(services, scope.merchantId, scope.environment, type)) {
-    tx.put<DeliveryRecord>(DELIVERIES, {
+    tx.put(DELIVERIES, {
       id: newId('dlv'),
       event_id: event.id,
       endpoint_id: endpoint.id,

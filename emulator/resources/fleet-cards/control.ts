@@ -1,6 +1,6 @@
 import { defineControl, type ControlRoute } from '../../control/route.js';
 import { fleetCardLedger, issueFleetCard, listFleetCards, setFleetCardStatus, topUpFleetCard } from './domain.js';
-import { FleetCardQuery, IssueFleetCard, SetFleetCardStatus, TopUpFleetCard } from './schema.js';
+import { FleetCardQuery, IssueFleetCard, SetFleetCardStatus, TopUpFleetCard } from '../../../contract/resources/fleet-cards.js';
 
 // Fleet-card issuance, status and top-ups are dashboard actions.
 
@@ -24,20 +24,20 @@ export const fleetCardControlRoutes: ControlRoute[] = [
     summary: 'Issue a fleet card (active unless told otherwise)',
     body: IssueFleetCard,
     status: 201,
-    handler: (s, { body }) => s.store.transaction((tx) => issueFleetCard(s, tx, body)),
+    handler: (s, { body }, tx) => issueFleetCard(s, tx, body),
   }),
   defineControl({
     method: 'post',
     path: '/fleet-cards/:id/status',
     summary: 'Activate or deactivate a fleet card',
     body: SetFleetCardStatus,
-    handler: (s, { body, params }) => s.store.transaction((tx) => setFleetCardStatus(s, tx, params.id, body.status)),
+    handler: (s, { body, params }, tx) => setFleetCardStatus(s, tx, params.id, body.status),
   }),
   defineControl({
     method: 'post',
     path: '/fleet-cards/:id/top-up',
     summary: 'Add money to a fleet card',
     body: TopUpFleetCard,
-    handler: (s, { body, params }) => s.store.transaction((tx) => topUpFleetCard(s, tx, params.id, body.amount)),
+    handler: (s, { body, params }, tx) => topUpFleetCard(s, tx, params.id, body.amount),
   }),
 ];

@@ -1,12 +1,13 @@
+import { collection } from '../../store/collection.js';
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { ApiError, notFound } from '../../schema/errors.js';
+import { ApiError, notFound } from '../../errors.js';
 import { isoMicros, newId } from '../../ids.js';
 import { merchantOr404, type Environment } from '../merchants/records.js';
 import { assertBalanceCovers, cardLedgerView, creditMerchant, dashboardRecordFields, type CardTransactionFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
-import type { FleetCardRedemption, IssueFleetCard, RedeemFleetCard } from './schema.js';
+import type { FleetCardRedemption, IssueFleetCard, RedeemFleetCard } from '../../../contract/resources/fleet-cards.js';
 import { findOwn } from '../merchants/own.js';
-import { addMoney } from '../../schema/money.js';
+import { addMoney } from '../../money.js';
 
 // Fleet-card redemption. Checks, in this order: the card exists for this merchant and
 // environment (404), is active (FLEET_CARD_INACTIVE), allows the category
@@ -15,8 +16,8 @@ import { addMoney } from '../../schema/money.js';
 // in UTC: a calendar day, an ISO week starting Monday 00:00, a calendar month. The amount
 // moves from the card to the merchant's wallet (ledger reason fleet_card_redemption).
 
-export const FLEET_CARDS = 'fleet_cards';
-export const FLEET_CARD_TRANSACTIONS = 'fleet_card_transactions';
+export const FLEET_CARDS = collection<FleetCardRecord>()('fleet_cards', { by_merchant: (c) => c.merchant_id });
+export const FLEET_CARD_TRANSACTIONS = collection<FleetCardTransactionRecord>()('fleet_card_transactions', { by_card: (t) => t.card_id });
 
 type Period = 'daily' | 'weekly' | 'monthly';
 
@@ -43,11 +44,6 @@ export interface FleetCardTransactionRecord extends StoredRecord, CardTransactio
   at_ms: number;
 }
 
-export function defineFleetCardIndexes(services: Pick<Services, 'store'>): void {
-  services.store.defineIndex<FleetCardRecord>({ collection: FLEET_CARDS, name: 'by_merchant', key: (c) => c.merchant_id });
-  services.store.defineIndex<FleetCardTransactionRecord>({ collection: FLEET_CARD_TRANSACTIONS, name: 'by_card', key: (t) => t.card_id });
-}
-
 const DAY_MS = 86_400_000;
 
 /** Start (ms, UTC) of the spend period that contains `now`. */
@@ -61,7 +57,7 @@ export function periodStart(period: Period, now: number): number {
 
 function spentSince(services: Pick<Services, 'store'>, cardId: string, since: number): number {
   let spent = 0;
-  for (const t of services.store.byIndex<FleetCardTransactionRecord>(FLEET_CARD_TRANSACTIONS, 'by_card', cardId)) {
+  for (const t of services.store.byIndex(FLEET_CARD_TRANSACTIONS, 'by_card', cardId)) {
     if (t.type === 'redemption' && t.at_ms >= since) spent += t.amount;
   }
   return spent;
@@ -84,8 +80,8 @@ export function redeemFleetCard(ctx: MerchantContext, input: RedeemFleetCard, tx
       `Fleet card ${card.id} has spent ${spent} of its ${card.spend_period} limit of ${card.spend_limit}; ${input.amount_cents} more would exceed it.`,
     );
   }
-  const updated = tx.put<FleetCardRecord>(FLEET_CARDS, { ...card, balance: card.balance - input.amount_cents });
-  const txn = tx.put<FleetCardTransactionRecord>(FLEET_CARD_TRANSACTIONS, {
+  const updated = tx.put(FLEET_CARDS, { ...card, balance: card.balance - input.amount_cents });
+  const txn = tx.put(FLEET_CARD_TRANSACTIONS, {
     id: newId('fct'),
     card_id: card.id,
     type: 'redemption',
@@ -123,7 +119,7 @@ export function redeemFleetCard(ctx: MerchantContext, input: RedeemFleetCard, tx
 /** Issues a card; its opening balance is an `issue` transaction. `id` is given by fixtures only. */
 export function issueFleetCard(services: Pick<Services, 'store' | 'stamps' | 'clock'>, tx: Transaction, input: IssueFleetCard & { id?: string }): FleetCardRecord {
   merchantOr404(services, input.merchant_id);
-  const card = tx.put<FleetCardRecord>(FLEET_CARDS, {
+  const card = tx.put(FLEET_CARDS, {
     id: input.id ?? newId('fc'),
     merchant_id: input.merchant_id,
     environment: input.environment,
@@ -138,13 +134,13 @@ export function issueFleetCard(services: Pick<Services, 'store' | 'stamps' | 'cl
 }
 
 function cardOr404(services: Pick<Services, 'store'>, id: string): FleetCardRecord {
-  const card = services.store.get<FleetCardRecord>(FLEET_CARDS, id);
+  const card = services.store.get(FLEET_CARDS, id);
   if (!card) throw notFound('fleet card');
   return card;
 }
 
 export function setFleetCardStatus(services: Pick<Services, 'store'>, tx: Transaction, id: string, status: FleetCardRecord['status']): FleetCardRecord {
-  return tx.put<FleetCardRecord>(FLEET_CARDS, { ...cardOr404(services, id), status });
+  return tx.put(FLEET_CARDS, { ...cardOr404(services, id), status });
 }
 
 export const topUpFleetCard = (services: Pick<Services, 'store' | 'stamps' | 'clock'>, tx: Transaction, id: string, amount: number) =>
@@ -153,7 +149,7 @@ export const topUpFleetCard = (services: Pick<Services, 'store' | 'stamps' | 'cl
 function addToFleetCard(services: Pick<Services, 'store' | 'stamps' | 'clock'>, tx: Transaction, id: string, amount: number, type: 'top_up' | 'issue'): FleetCardRecord {
   const card = cardOr404(services, id);
   const balance = addMoney(`fleet card ${card.id}`, card.balance, amount);
-  tx.put<FleetCardTransactionRecord>(FLEET_CARD_TRANSACTIONS, {
+  tx.put(FLEET_CARD_TRANSACTIONS, {
     id: newId('fct'),
     card_id: card.id,
     type,
@@ -162,15 +158,15 @@ function addToFleetCard(services: Pick<Services, 'store' | 'stamps' | 'clock'>, 
     ...dashboardRecordFields(services, card.currency, card.environment),
     at_ms: services.clock.now(),
   });
-  return tx.put<FleetCardRecord>(FLEET_CARDS, { ...card, balance });
+  return tx.put(FLEET_CARDS, { ...card, balance });
 }
 
 export function listFleetCards(services: Pick<Services, 'store'>, merchantId: string, environment?: Environment): FleetCardRecord[] {
   merchantOr404(services, merchantId);
-  return services.store.byIndex<FleetCardRecord>(FLEET_CARDS, 'by_merchant', merchantId).filter((c) => environment === undefined || c.environment === environment);
+  return services.store.byIndex(FLEET_CARDS, 'by_merchant', merchantId).filter((c) => environment === undefined || c.environment === environment);
 }
 
 /** A card with its transaction log (control API). */
 export function fleetCardLedger(services: Pick<Services, 'store'>, id: string) {
-  return cardLedgerView(cardOr404(services, id), services.store.byIndex<FleetCardTransactionRecord>(FLEET_CARD_TRANSACTIONS, 'by_card', id));
+  return cardLedgerView(cardOr404(services, id), services.store.byIndex(FLEET_CARD_TRANSACTIONS, 'by_card', id));
 }

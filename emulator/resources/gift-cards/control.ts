@@ -1,6 +1,6 @@
 import { defineControl, type ControlRoute } from '../../control/route.js';
 import { giftCardWalletLedger, issueGiftCardWallet, listGiftCardWallets, loadGiftCardWallet } from './domain.js';
-import { GiftCardWalletQuery, IssueGiftCardWallet, LoadGiftCardWallet } from './schema.js';
+import { GiftCardWalletQuery, IssueGiftCardWallet, LoadGiftCardWallet } from '../../../contract/resources/gift-cards.js';
 
 // Gift-card issuance is a dashboard action (the merchant API only redeems).
 
@@ -24,13 +24,13 @@ export const giftCardControlRoutes: ControlRoute[] = [
     summary: 'Issue a gift-card wallet (a customer pocket at a merchant) with an opening balance',
     body: IssueGiftCardWallet,
     status: 201,
-    handler: (s, { body }) => s.store.transaction((tx) => issueGiftCardWallet(s, tx, body)),
+    handler: (s, { body }, tx) => issueGiftCardWallet(s, tx, body),
   }),
   defineControl({
     method: 'post',
     path: '/gift-card-wallets/:id/load',
     summary: 'Load money onto a gift-card wallet',
     body: LoadGiftCardWallet,
-    handler: (s, { body, params }) => s.store.transaction((tx) => loadGiftCardWallet(s, tx, params.id, body.amount)),
+    handler: (s, { body, params }, tx) => loadGiftCardWallet(s, tx, params.id, body.amount),
   }),
 ];

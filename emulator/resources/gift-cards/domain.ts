@@ -1,20 +1,21 @@
+import { collection } from '../../store/collection.js';
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { notFound } from '../../schema/errors.js';
+import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { merchantOr404, type Environment } from '../merchants/records.js';
 import { assertBalanceCovers, cardLedgerView, creditMerchant, dashboardRecordFields, type CardTransactionFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
-import type { GiftCardRedemption, IssueGiftCardWallet, RedeemGiftCard } from './schema.js';
+import type { GiftCardRedemption, IssueGiftCardWallet, RedeemGiftCard } from '../../../contract/resources/gift-cards.js';
 import { findOwn } from '../merchants/own.js';
-import { addMoney } from '../../schema/money.js';
+import { addMoney } from '../../money.js';
 
 // Gift-card pockets hold the customer's money at one merchant. A redemption moves it from the
 // pocket to the merchant's own wallet (same currency, ledger reason gift_card_redemption), so
 // the merchant is paid exactly as for any other sale and no money appears or vanishes.
 // Every change of a pocket is also a row in gift_card_transactions (issue, load, redemption).
 
-export const GIFT_CARD_WALLETS = 'gift_card_wallets';
-export const GIFT_CARD_TRANSACTIONS = 'gift_card_transactions';
+export const GIFT_CARD_WALLETS = collection<GiftCardWalletRecord>()('gift_card_wallets', { by_merchant: (w) => w.merchant_id });
+export const GIFT_CARD_TRANSACTIONS = collection<GiftCardTransactionRecord>()('gift_card_transactions', { by_wallet: (t) => t.wallet_id });
 
 export interface GiftCardWalletRecord extends StoredRecord {
   id: string;
@@ -33,11 +34,6 @@ export interface GiftCardTransactionRecord extends StoredRecord, CardTransaction
   amount: number;
 }
 
-export function defineGiftCardIndexes(services: Pick<Services, 'store'>): void {
-  services.store.defineIndex<GiftCardWalletRecord>({ collection: GIFT_CARD_WALLETS, name: 'by_merchant', key: (w) => w.merchant_id });
-  services.store.defineIndex<GiftCardTransactionRecord>({ collection: GIFT_CARD_TRANSACTIONS, name: 'by_wallet', key: (t) => t.wallet_id });
-}
-
 const walletState = (w: GiftCardWalletRecord) => ({ id: w.id, balance: w.balance, currency: w.currency });
 
 export function redeemGiftCard(ctx: MerchantContext, input: RedeemGiftCard, tx: Transaction): GiftCardRedemption {
@@ -45,8 +41,8 @@ export function redeemGiftCard(ctx: MerchantContext, input: RedeemGiftCard, tx: 
   // A pocket of another merchant or environment is indistinguishable from an absent one.
   if (!wallet) throw notFound('merchant wallet');
   assertBalanceCovers('The gift-card wallet', wallet.balance, wallet.currency, input.amount);
-  const updated = tx.put<GiftCardWalletRecord>(GIFT_CARD_WALLETS, { ...wallet, balance: wallet.balance - input.amount });
-  const txn = tx.put<GiftCardTransactionRecord>(GIFT_CARD_TRANSACTIONS, {
+  const updated = tx.put(GIFT_CARD_WALLETS, { ...wallet, balance: wallet.balance - input.amount });
+  const txn = tx.put(GIFT_CARD_TRANSACTIONS, {
     id: newId('gct'),
     wallet_id: wallet.id,
     type: 'redemption',
@@ -70,7 +66,7 @@ export function redeemGiftCard(ctx: MerchantContext, input: RedeemGiftCard, tx: 
 // Dashboard actions (control API).
 
 function record(services: Pick<Services, 'stamps'>, tx: Transaction, wallet: GiftCardWalletRecord, type: 'issue' | 'load', amount: number): void {
-  tx.put<GiftCardTransactionRecord>(GIFT_CARD_TRANSACTIONS, {
+  tx.put(GIFT_CARD_TRANSACTIONS, {
     id: newId('gct'),
     wallet_id: wallet.id,
     type,
@@ -82,7 +78,7 @@ function record(services: Pick<Services, 'stamps'>, tx: Transaction, wallet: Gif
 /** Issues a pocket; its opening balance is an `issue` transaction. `id` is given by fixtures only. */
 export function issueGiftCardWallet(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, input: IssueGiftCardWallet & { id?: string }): GiftCardWalletRecord {
   merchantOr404(services, input.merchant_id);
-  const wallet = tx.put<GiftCardWalletRecord>(GIFT_CARD_WALLETS, {
+  const wallet = tx.put(GIFT_CARD_WALLETS, {
     id: input.id ?? newId('mw'),
     merchant_id: input.merchant_id,
     environment: input.environment,
@@ -95,9 +91,9 @@ export function issueGiftCardWallet(services: Pick<Services, 'store' | 'stamps'>
 }
 
 export function loadGiftCardWallet(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, id: string, amount: number): GiftCardWalletRecord {
-  const wallet = services.store.get<GiftCardWalletRecord>(GIFT_CARD_WALLETS, id);
+  const wallet = services.store.get(GIFT_CARD_WALLETS, id);
   if (!wallet) throw notFound('merchant wallet');
-  const loaded = tx.put<GiftCardWalletRecord>(GIFT_CARD_WALLETS, { ...wallet, balance: addMoney(`gift card wallet ${wallet.id}`, wallet.balance, amount) });
+  const loaded = tx.put(GIFT_CARD_WALLETS, { ...wallet, balance: addMoney(`gift card wallet ${wallet.id}`, wallet.balance, amount) });
   record(services, tx, loaded, 'load', amount);
   return loaded;
 }
@@ -105,13 +101,13 @@ export function loadGiftCardWallet(services: Pick<Services, 'store' | 'stamps'>,
 export function listGiftCardWallets(services: Pick<Services, 'store'>, merchantId: string, environment?: Environment): GiftCardWalletRecord[] {
   merchantOr404(services, merchantId);
   return services.store
-    .byIndex<GiftCardWalletRecord>(GIFT_CARD_WALLETS, 'by_merchant', merchantId)
+    .byIndex(GIFT_CARD_WALLETS, 'by_merchant', merchantId)
     .filter((w) => environment === undefined || w.environment === environment);
 }
 
 /** A pocket with its transaction log (control API). */
 export function giftCardWalletLedger(services: Pick<Services, 'store'>, id: string) {
-  const wallet = services.store.get<GiftCardWalletRecord>(GIFT_CARD_WALLETS, id);
+  const wallet = services.store.get(GIFT_CARD_WALLETS, id);
   if (!wallet) throw notFound('merchant wallet');
-  return cardLedgerView(wallet, services.store.byIndex<GiftCardTransactionRecord>(GIFT_CARD_TRANSACTIONS, 'by_wallet', id));
+  return cardLedgerView(wallet, services.store.byIndex(GIFT_CARD_TRANSACTIONS, 'by_wallet', id));
 }

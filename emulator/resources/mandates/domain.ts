@@ -1,14 +1,15 @@
+import { collection } from '../../store/collection.js';
 import { randomBytes } from 'node:crypto';
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { ApiError, invalid, notFound } from '../../schema/errors.js';
+import { ApiError, invalid, notFound } from '../../errors.js';
 import { isoMicros, newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { cardBrand, cardOutcome, normalizeCardNumber, passesLuhn, type CardOutcome } from '../cards/test-cards.js';
 import { findUserByPhone, type UserRecord } from '../users/domain.js';
 import { normalizePhone } from '../users/phone.js';
 import { checkPin, userPinSubject } from '../users/pin-guard.js';
-import type { CardDetails, CreateMandate, MandatePublic } from './schema.js';
+import type { CardDetails, CreateMandate, MandatePublic } from '../../../contract/resources/mandates.js';
 import { findOwn } from '../merchants/own.js';
 
 // Mandates: a customer's standing authorization for a merchant to charge them (charges/).
@@ -18,7 +19,7 @@ import { findOwn } from '../merchants/own.js';
 // are what those pages and the control API call; they are the only way to activate a live
 // mandate, so an API key alone never can.
 
-export const MANDATES = 'mandates';
+export const MANDATES = collection<MandateRecord>()('mandates');
 
 export interface MandateRecord extends StoredRecord {
   id: string;
@@ -83,7 +84,7 @@ export function createMandate(ctx: MerchantContext, input: CreateMandate, tx: Tr
   }
   const id = newId('mdt');
   const active = ctx.environment === 'test';
-  const mandate = tx.put<MandateRecord>(MANDATES, {
+  const mandate = tx.put(MANDATES, {
     id,
     merchant_id: ctx.merchant.id,
     environment: ctx.environment,
@@ -116,12 +117,12 @@ export function getOwnMandate(ctx: MerchantContext, id: string): MandateRecord {
 export function revokeMandate(ctx: MerchantContext, id: string, tx: Transaction): MandatePublic {
   const m = getOwnMandate(ctx, id);
   if (m.status === 'revoked') return toPublicMandate(ctx, m);
-  return toPublicMandate(ctx, tx.put<MandateRecord>(MANDATES, { ...m, status: 'revoked', revoked_at: isoNow(ctx) }));
+  return toPublicMandate(ctx, tx.put(MANDATES, { ...m, status: 'revoked', revoked_at: isoNow(ctx) }));
 }
 
 /** For the approval pages: the mandate behind an approval URL, whoever asks. */
 export function findMandateForApproval(services: Pick<Services, 'store'>, mandateId: string): MandateRecord | undefined {
-  return services.store.get<MandateRecord>(MANDATES, mandateId);
+  return services.store.get(MANDATES, mandateId);
 }
 
 /**
@@ -154,39 +155,36 @@ function checkCard(services: Pick<Services, 'clock'>, card: CardDetails): string
 /** The card approval page: saves the card and activates the mandate. */
 export function approveCardMandate(
   services: Services,
+  tx: Transaction,
   mandateId: string,
   card: { number: string; exp_month: number; exp_year: number; cvc: string },
 ): MandatePublic {
-  return services.store.transaction((tx) => {
-    const m = approvable(services, mandateId, 'card');
-    const number = checkCard(services, card);
-    const saved: MandateRecord['card'] = {
-      brand: cardBrand(number),
-      last4: number.slice(-4),
-      exp_month: card.exp_month,
-      exp_year: card.exp_year < 100 ? 2000 + card.exp_year : card.exp_year,
-      outcome: cardOutcome(number),
-    };
-    return toPublicMandate(services, tx.put<MandateRecord>(MANDATES, { ...m, card: saved, status: 'active', activated_at: m.activated_at ?? isoNow(services) }));
-  });
+  const m = approvable(services, mandateId, 'card');
+  const number = checkCard(services, card);
+  const saved: MandateRecord['card'] = {
+    brand: cardBrand(number),
+    last4: number.slice(-4),
+    exp_month: card.exp_month,
+    exp_year: card.exp_year < 100 ? 2000 + card.exp_year : card.exp_year,
+    outcome: cardOutcome(number),
+  };
+  return toPublicMandate(services, tx.put(MANDATES, { ...m, card: saved, status: 'active', activated_at: m.activated_at ?? isoNow(services) }));
 }
 
 /**
  * The wallet app's approval: the customer identifies themselves with phone and PIN, and the
  * mandate binds to their wallet. Wrong PINs count toward the lockout (users/pin-guard.ts).
  */
-export function approveWalletMandate(services: Services, mandateId: string, input: { phone: string; pin: string }): MandatePublic {
-  return services.store.transaction((tx) => {
-    const m = approvable(services, mandateId, 'wallet');
-    const phone = normalizePhone(input.phone);
-    if (!phone) throw invalid('phone', 'is not a phone number (E.164, such as +231770000201)');
-    if (m.customer_phone !== null && m.customer_phone !== phone) throw invalid('phone', 'this mandate was requested for another phone number');
-    const user = findUserByPhone(services, phone);
-    if (!user) throw invalid('phone', 'no wallet account has this phone number');
-    checkPin(services, userPinSubject(user.id), user.pin_hash, input.pin);
-    return toPublicMandate(
-      services,
-      tx.put<MandateRecord>(MANDATES, { ...m, user_id: user.id, customer_phone: phone, status: 'active', activated_at: m.activated_at ?? isoNow(services) }),
-    );
-  });
+export function approveWalletMandate(services: Services, tx: Transaction, mandateId: string, input: { phone: string; pin: string }): MandatePublic {
+  const m = approvable(services, mandateId, 'wallet');
+  const phone = normalizePhone(input.phone);
+  if (!phone) throw invalid('phone', 'is not a phone number (E.164, such as +231770000201)');
+  if (m.customer_phone !== null && m.customer_phone !== phone) throw invalid('phone', 'this mandate was requested for another phone number');
+  const user = findUserByPhone(services, phone);
+  if (!user) throw invalid('phone', 'no wallet account has this phone number');
+  checkPin(services, tx, userPinSubject(user.id), user.pin_hash, input.pin);
+  return toPublicMandate(
+    services,
+    tx.put(MANDATES, { ...m, user_id: user.id, customer_phone: phone, status: 'active', activated_at: m.activated_at ?? isoNow(services) }),
+  );
 }

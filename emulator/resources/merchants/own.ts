@@ -1,5 +1,6 @@
 import type { MerchantContext } from '../../services.js';
 import type { StoredRecord } from '../../store/store.js';
+import type { Collection } from '../../store/collection.js';
 import type { Environment } from './records.js';
 
 /**
@@ -9,9 +10,9 @@ import type { Environment } from './records.js';
  */
 export function findOwn<T extends StoredRecord & { merchant_id: string; environment: Environment }>(
   ctx: Pick<MerchantContext, 'store' | 'merchant' | 'environment'>,
-  collection: string,
+  collection: Collection<T>,
   id: string,
 ): T | undefined {
-  const record = ctx.store.get<T>(collection, id);
+  const record = ctx.store.get(collection, id);
   return record && record.merchant_id === ctx.merchant.id && record.environment === ctx.environment ? record : undefined;
 }

@@ -1,7 +1,8 @@
+import { collection } from '../../store/collection.js';
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../../services.js';
 import type { StoredRecord } from '../../store/store.js';
-import { notFound } from '../../schema/errors.js';
+import { notFound } from '../../errors.js';
 
 // Merchants and their API keys. Both are seeded from fixtures and persisted with the store,
 // so a restart keeps them; the merchant API cannot mint keys.
@@ -35,17 +36,14 @@ export interface KeyRecord extends StoredRecord {
   station_location_id?: string;
 }
 
-export const MERCHANTS = 'merchants';
-export const API_KEYS = 'api_keys';
+/** A parent merchant's sub-merchants of one environment (the sub_by_parent index key). */
+export const subScope = (parentId: string, environment: string) => `${parentId}:${environment}`;
+export const MERCHANTS = collection<MerchantRecord>()('merchants', { sub_by_parent: (m) => (m.parent_id ? subScope(m.parent_id, String(m.environment)) : undefined) });
+export const API_KEYS = collection<KeyRecord>()('api_keys', { by_hash: (k) => k.key_sha256 });
 
-export const KEY_PATTERN = /^svc_(test|live)_[A-Za-z0-9]{16,128}$/;
 
 // One-shot hash: every request authenticates, and a Hash object per call showed in profiles.
 export const sha256 = (text: string) => hash('sha256', text, 'buffer');
-
-export function defineKeyIndexes(services: Pick<Services, 'store'>): void {
-  services.store.defineIndex<KeyRecord>({ collection: API_KEYS, name: 'by_hash', key: (k) => k.key_sha256 });
-}
 
 /**
  * Finds the key record for a presented key. The lookup goes through the sha256 of the key,
@@ -54,20 +52,16 @@ export function defineKeyIndexes(services: Pick<Services, 'store'>): void {
  */
 export function findKey(services: Pick<Services, 'store'>, presented: string): KeyRecord | undefined {
   const digest = sha256(presented);
-  const [candidate] = services.store.byIndex<KeyRecord>(API_KEYS, 'by_hash', digest.toString('hex'));
+  const [candidate] = services.store.byIndex(API_KEYS, 'by_hash', digest.toString('hex'));
   if (!candidate) return undefined;
   return timingSafeEqual(Buffer.from(candidate.key_sha256, 'hex'), digest) ? candidate : undefined;
 }
 
 /** `svc_test_…a1b2`: enough to tell keys apart in logs, never enough to use one. */
-export function maskSecret(secret: string): string {
-  const prefix = /^svc_(test|live)_/.exec(secret)?.[0] ?? '';
-  return `${prefix}…${secret.slice(-4)}`;
-}
 
 /** A merchant by id for the control API (dashboard actions name the merchant); 404 if absent. */
 export function merchantOr404(services: Pick<Services, 'store'>, merchantId: string): MerchantRecord {
-  const merchant = services.store.get<MerchantRecord>(MERCHANTS, merchantId);
+  const merchant = services.store.get(MERCHANTS, merchantId);
   if (!merchant) throw notFound('merchant');
   return merchant;
 }

@@ -1,6 +1,6 @@
 import { defineControl, type ControlRoute } from '../../control/route.js';
 import { addPayee, approvePayee, listPayees, revokePayee, setPayeeCaps } from './domain.js';
-import { AddPayee, ApprovePayee, PayeeListQuery, SetPayeeCaps } from './schema.js';
+import { AddPayee, ApprovePayee, PayeeListQuery, SetPayeeCaps } from '../../../contract/resources/payees.js';
 
 // The dashboard's payee actions (svc emulator payees …). Loopback only, never with a key.
 
@@ -18,26 +18,26 @@ export const payeeControlRoutes: ControlRoute[] = [
     summary: 'Add a payee; it waits in pending_approval until the owner approves it',
     body: AddPayee,
     status: 201,
-    handler: (s, { body }) => s.store.transaction((tx) => addPayee(s, tx, body)),
+    handler: (s, { body }, tx) => addPayee(s, tx, body),
   }),
   defineControl({
     method: 'post',
     path: '/payees/:id/approve',
     summary: "Approve a payee with the owner's PIN",
     body: ApprovePayee,
-    handler: (s, { body, params }) => s.store.transaction((tx) => approvePayee(s, tx, params.id, body.pin)),
+    handler: (s, { body, params }, tx) => approvePayee(s, tx, params.id, body.pin),
   }),
   defineControl({
     method: 'post',
     path: '/payees/:id/revoke',
     summary: 'Revoke a payee; later payouts to it are refused',
-    handler: (s, { params }) => s.store.transaction((tx) => revokePayee(s, tx, params.id)),
+    handler: (s, { params }, tx) => revokePayee(s, tx, params.id),
   }),
   defineControl({
     method: 'post',
     path: '/payees/:id/caps',
     summary: "Set a payee's caps; raising one needs the owner's PIN",
     body: SetPayeeCaps,
-    handler: (s, { body, params }) => s.store.transaction((tx) => setPayeeCaps(s, tx, params.id, body)),
+    handler: (s, { body, params }, tx) => setPayeeCaps(s, tx, params.id, body),
   }),
 ];

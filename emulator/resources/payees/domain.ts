@@ -1,17 +1,18 @@
+import { collection } from '../../store/collection.js';
 import type { Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { ApiError, invalid, notFound } from '../../schema/errors.js';
+import { ApiError, invalid, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { merchantOr404, type Environment, type MerchantRecord } from '../merchants/records.js';
 import { checkPin, ownerPinSubject } from '../users/pin-guard.js';
-import type { AddPayee, Payee, SetPayeeCaps } from './schema.js';
+import type { AddPayee, Payee, SetPayeeCaps } from '../../../contract/resources/payees.js';
 
 // Payees: the destinations payouts may go to. Only the dashboard (the control API) creates,
 // approves, revokes or re-caps them; approving and raising a cap need the owner's PIN.
 // States: pending_approval → approved (PIN) → revoked. Revoked is final: the owner adds the
 // payee again, which starts a fresh approval (docs/spec-gaps.md).
 
-export const PAYEES = 'payees';
+export const PAYEES = collection<PayeeRecord>()('payees', { by_merchant: (p) => p.merchant_id });
 
 export interface PayeeRecord extends StoredRecord {
   id: string;
@@ -23,10 +24,6 @@ export interface PayeeRecord extends StoredRecord {
   daily_cap: number;
   status: 'pending_approval' | 'approved' | 'revoked';
   created_at: string;
-}
-
-export function definePayeeIndexes(services: Pick<Services, 'store'>): void {
-  services.store.defineIndex<PayeeRecord>({ collection: PAYEES, name: 'by_merchant', key: (p) => p.merchant_id });
 }
 
 export function toPublicPayee(p: PayeeRecord): Payee {
@@ -44,9 +41,9 @@ export function toPublicPayee(p: PayeeRecord): Payee {
 }
 
 /** The owner's PIN, with the shared lockout (422 PIN_INVALID, then 423 PIN_LOCKED). */
-function requireOwnerPin(services: Pick<Services, 'store' | 'clock'>, merchant: MerchantRecord, pin: string | undefined, action: string): void {
+function requireOwnerPin(services: Pick<Services, 'store' | 'clock'>, tx: Transaction, merchant: MerchantRecord, pin: string | undefined, action: string): void {
   if (pin === undefined) throw invalid('pin', `the owner's PIN is required to ${action}`);
-  checkPin(services, ownerPinSubject(merchant.id), merchant.owner_pin_hash, pin);
+  checkPin(services, tx, ownerPinSubject(merchant.id), merchant.owner_pin_hash, pin);
 }
 
 function checkCaps(perPayout: number, daily: number): void {
@@ -56,13 +53,13 @@ function checkCaps(perPayout: number, daily: number): void {
 export function listPayees(services: Pick<Services, 'store'>, merchantId: string, environment?: Environment): Payee[] {
   merchantOr404(services, merchantId);
   return services.store
-    .byIndex<PayeeRecord>(PAYEES, 'by_merchant', merchantId)
+    .byIndex(PAYEES, 'by_merchant', merchantId)
     .filter((p) => environment === undefined || p.environment === environment)
     .map(toPublicPayee);
 }
 
 export function getPayee(services: Pick<Services, 'store'>, id: string): PayeeRecord {
-  const payee = services.store.get<PayeeRecord>(PAYEES, id);
+  const payee = services.store.get(PAYEES, id);
   if (!payee) throw notFound('payee');
   return payee;
 }
@@ -71,7 +68,7 @@ export function getPayee(services: Pick<Services, 'store'>, id: string): PayeeRe
 export function addPayee(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, input: AddPayee): Payee {
   merchantOr404(services, input.merchant_id);
   checkCaps(input.per_payout_cap, input.daily_cap);
-  const payee = tx.put<PayeeRecord>(PAYEES, {
+  const payee = tx.put(PAYEES, {
     id: newId('payee'),
     merchant_id: input.merchant_id,
     environment: input.environment,
@@ -88,16 +85,16 @@ export function addPayee(services: Pick<Services, 'store' | 'stamps'>, tx: Trans
 export function approvePayee(services: Pick<Services, 'store' | 'clock'>, tx: Transaction, id: string, pin: string): Payee {
   const payee = getPayee(services, id);
   if (payee.status === 'revoked') throw new ApiError('INVALID_STATE', 'This payee was revoked; add it again to start a new approval.');
-  requireOwnerPin(services, merchantOr404(services, payee.merchant_id), pin, 'approve a payee');
+  requireOwnerPin(services, tx, merchantOr404(services, payee.merchant_id), pin, 'approve a payee');
   if (payee.status === 'approved') return toPublicPayee(payee);
-  return toPublicPayee(tx.put<PayeeRecord>(PAYEES, { ...payee, status: 'approved' }));
+  return toPublicPayee(tx.put(PAYEES, { ...payee, status: 'approved' }));
 }
 
 /** Revoking only takes authority away, so it needs no PIN. Revoking twice is a no-op. */
 export function revokePayee(services: Pick<Services, 'store'>, tx: Transaction, id: string): Payee {
   const payee = getPayee(services, id);
   if (payee.status === 'revoked') return toPublicPayee(payee);
-  return toPublicPayee(tx.put<PayeeRecord>(PAYEES, { ...payee, status: 'revoked' }));
+  return toPublicPayee(tx.put(PAYEES, { ...payee, status: 'revoked' }));
 }
 
 /** Lowering a cap is always allowed; raising either cap needs the owner's PIN. */
@@ -108,6 +105,6 @@ export function setPayeeCaps(services: Pick<Services, 'store' | 'clock'>, tx: Tr
   const daily = input.daily_cap ?? payee.daily_cap;
   checkCaps(perPayout, daily);
   const raising = perPayout > payee.per_payout_cap || daily > payee.daily_cap;
-  if (raising || input.pin !== undefined) requireOwnerPin(services, merchantOr404(services, payee.merchant_id), input.pin, 'raise a payout cap');
-  return toPublicPayee(tx.put<PayeeRecord>(PAYEES, { ...payee, per_payout_cap: perPayout, daily_cap: daily }));
+  if (raising || input.pin !== undefined) requireOwnerPin(services, tx, merchantOr404(services, payee.merchant_id), input.pin, 'raise a payout cap');
+  return toPublicPayee(tx.put(PAYEES, { ...payee, per_payout_cap: perPayout, daily_cap: daily }));
 }

@@ -1,13 +1,14 @@
+import { collection } from '../../store/collection.js';
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { ApiError, invalid, notFound } from '../../schema/errors.js';
+import { ApiError, invalid, notFound } from '../../errors.js';
 import { newId, newLinkCode, normalizeIso } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
-import { MERCHANTS, type MerchantRecord } from '../merchants/records.js';
-import type { CreatePaymentLink, PaymentLink } from './schema.js';
+import { MERCHANTS } from '../merchants/records.js';
+import type { CreatePaymentLink, PaymentLink } from '../../../contract/resources/payment-links.js';
 import { findOwn } from '../merchants/own.js';
 
-export const PAYMENT_LINKS = 'payment_links';
+export const PAYMENT_LINKS = collection<LinkRecord>()('payment_links', { by_code: (l) => l.link_code });
 
 export interface LinkRecord extends StoredRecord {
   id: string;
@@ -28,10 +29,6 @@ export interface LinkRecord extends StoredRecord {
   total_collected: number;
   payment_count: number;
   created_at: string;
-}
-
-export function defineLinkIndexes(services: Pick<Services, 'store'>): void {
-  services.store.defineIndex<LinkRecord>({ collection: PAYMENT_LINKS, name: 'by_code', key: (l) => l.link_code });
 }
 
 export function linkStatus(link: LinkRecord, now: number): PaymentLink['status'] {
@@ -70,7 +67,7 @@ export function createLink(ctx: MerchantContext, input: CreatePaymentLink, tx: T
   if (input.redirect_url !== undefined) checkRedirectUrl(input.redirect_url, ctx.environment);
   if (input.expires_at !== undefined && Date.parse(input.expires_at) <= now) throw invalid('expires_at', 'must be in the future');
   if (input.sub_merchant_id !== undefined) {
-    const sub = ctx.store.get<MerchantRecord>(MERCHANTS, input.sub_merchant_id);
+    const sub = ctx.store.get(MERCHANTS, input.sub_merchant_id);
     // Sub-merchants belong to one environment (sub-merchants/domain.ts), like every resource.
     if (!sub || sub.parent_id !== ctx.merchant.id || (sub.environment !== undefined && sub.environment !== ctx.environment)) {
       throw invalid('sub_merchant_id', 'is not a sub-merchant of this merchant');
@@ -78,7 +75,7 @@ export function createLink(ctx: MerchantContext, input: CreatePaymentLink, tx: T
   }
   let linkCode = newLinkCode();
   while (ctx.store.byIndex(PAYMENT_LINKS, 'by_code', linkCode).length > 0) linkCode = newLinkCode();
-  const link = tx.put<LinkRecord>(PAYMENT_LINKS, {
+  const link = tx.put(PAYMENT_LINKS, {
     id: newId('pl'),
     link_code: linkCode,
     merchant_id: ctx.merchant.id,
@@ -108,7 +105,7 @@ export function getOwnLink(ctx: MerchantContext, id: string): LinkRecord {
 }
 
 export function findLinkByCode(services: Pick<Services, 'store'>, code: string): LinkRecord | undefined {
-  return services.store.byIndex<LinkRecord>(PAYMENT_LINKS, 'by_code', code)[0];
+  return services.store.byIndex(PAYMENT_LINKS, 'by_code', code)[0];
 }
 
 export function getOwnLinkByCode(ctx: MerchantContext, code: string): LinkRecord {

@@ -1,20 +1,28 @@
+import { collection } from '../../store/collection.js';
 import type { z } from 'zod';
 import type { MerchantContext, Services } from '../../services.js';
 import type { IndexView, StoredRecord, Transaction } from '../../store/store.js';
-import { notFound } from '../../schema/errors.js';
+import { notFound } from '../../errors.js';
 import { newId, newUuid, normalizeIso, parseMicros } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { emitEvent } from '../events/outbox.js';
 import { PAYMENT_LINKS, toPublicLink, type LinkRecord } from '../payment-links/domain.js';
-import type { ListPaymentsQuery, Payment, SummaryQuery } from './schema.js';
+import type { ListPaymentsQuery, Payment, SummaryQuery } from '../../../contract/resources/payments.js';
 import { findOwn } from '../merchants/own.js';
-import { addMoney } from '../../schema/money.js';
+import { addMoney } from '../../money.js';
+import { credit } from '../wallets/domain.js';
 
 // Payments: link payments and mandate charges share one record, one list and one summary.
 // `settlePayment` is the production fan-out every path goes through — simulate, the checkout
 // pages and charges — so records, link totals, wallets and webhooks cannot disagree.
 
-export const PAYMENTS = 'payments';
+/** A charge's cycle: its mandate and the merchant's idempotency_key (the by_mandate_cycle index key). */
+export const cycleKey = (mandateId: string, key: string) => `${mandateId}\n${key}`;
+export const PAYMENTS = collection<PaymentRecord>()('payments', {
+  by_scope: (p) => scopeKey(p.merchant_id, p.environment),
+  // A charge's cycle: one payment per (mandate, merchant idempotency key) (charges/domain.ts).
+  by_mandate_cycle: (p) => (p.mandate_id ? cycleKey(p.mandate_id, p.idempotency_key) : undefined),
+});
 
 export interface PaymentRecord extends StoredRecord {
   id: string;
@@ -33,11 +41,6 @@ export interface PaymentRecord extends StoredRecord {
 }
 
 export const scopeKey = (merchantId: string, environment: string) => `${merchantId}:${environment}`;
-
-export function definePaymentIndexes(services: Pick<Services, 'store'>): void {
-  // Insertion order is creation order (stamps only increase), which the list relies on.
-  services.store.defineIndex<PaymentRecord>({ collection: PAYMENTS, name: 'by_scope', key: (p) => scopeKey(p.merchant_id, p.environment) });
-}
 
 export function toPublicPayment(p: PaymentRecord): Payment {
   return {
@@ -71,7 +74,7 @@ type SettleServices = Pick<Services, 'store' | 'stamps' | 'clock' | 'hooks'>;
 
 /** Creates a payment; if it is already final, applies its effects (see `applyOutcome`). */
 export function createPayment(services: SettleServices, tx: Transaction, input: NewPayment): PaymentRecord {
-  const payment = tx.put<PaymentRecord>(PAYMENTS, {
+  const payment = tx.put(PAYMENTS, {
     id: newId('pay'),
     merchant_id: input.merchantId,
     environment: input.environment,
@@ -93,12 +96,12 @@ export function createPayment(services: SettleServices, tx: Transaction, input: 
  * only), runs the settlement hooks (wallet credit) and appends the webhook event.
  */
 export function applyOutcome(services: SettleServices, tx: Transaction, payment: PaymentRecord, outcome: 'completed' | 'failed'): PaymentRecord {
-  const settled = tx.put<PaymentRecord>(PAYMENTS, { ...payment, status: outcome });
+  const settled = tx.put(PAYMENTS, { ...payment, status: outcome });
   let link: LinkRecord | undefined;
   if (settled.payment_link_id) {
-    link = services.store.get<LinkRecord>(PAYMENT_LINKS, settled.payment_link_id)!;
+    link = services.store.get(PAYMENT_LINKS, settled.payment_link_id)!;
     if (outcome === 'completed') {
-      link = tx.put<LinkRecord>(PAYMENT_LINKS, {
+      link = tx.put(PAYMENT_LINKS, {
         ...link,
         total_collected: addMoney(`payment link ${link.id}'s total_collected`, link.total_collected, settled.amount),
         payment_count: link.payment_count + 1,
@@ -106,7 +109,12 @@ export function applyOutcome(services: SettleServices, tx: Transaction, payment:
       });
     }
   }
-  for (const hook of services.hooks.paymentSettled) hook(tx, settled);
+  // A completed payment credits the merchant's wallet (or the sub-merchant's the link names) in
+  // the same transaction, whatever settled it: simulate, a checkout page, a charge, MoMo clearing.
+  if (outcome === 'completed') {
+    const owner = settled.sub_merchant_id ?? settled.merchant_id;
+    credit(services, tx, { merchantId: owner, environment: settled.environment, currency: settled.currency }, settled.amount, 'payment', settled.id);
+  }
   const data: Record<string, unknown> = { payment: toPublicPayment(settled) };
   if (link) data.link = toPublicLink(link, services.clock.now());
   emitEvent(services, tx, { merchantId: settled.merchant_id, environment: settled.environment }, `payment.${outcome}`, data);
@@ -121,7 +129,7 @@ export function getOwnPayment(ctx: MerchantContext, id: string): PaymentRecord {
 }
 
 /** The payments of the caller's scope, oldest first, without copying them (a merchant may have 100k). */
-const scopeRows = (ctx: MerchantContext) => ctx.store.viewIndex<PaymentRecord>(PAYMENTS, 'by_scope', scopeKey(ctx.merchant.id, ctx.environment));
+const scopeRows = (ctx: MerchantContext) => ctx.store.viewIndex(PAYMENTS, 'by_scope', scopeKey(ctx.merchant.id, ctx.environment));
 
 /** First position whose created_at is at or after `micros` (rows are in created_at order). */
 function firstAtOrAfter(rows: IndexView<PaymentRecord>, micros: number): number {

@@ -1,6 +1,6 @@
 import { defineControl, type ControlRoute } from '../../control/route.js';
 import { providerState, queueOutcomes } from './domain.js';
-import { QueuePayoutOutcomes } from './schema.js';
+import { QueuePayoutOutcomes } from '../../../contract/resources/payouts.js';
 
 // The emulated payout provider: how long it takes (`--payout-delay`) and what it answers
 // (`--payout-outcome`), plus a queue of outcomes for the next payouts, so a test can make one
@@ -18,6 +18,6 @@ export const payoutControlRoutes: ControlRoute[] = [
     path: '/payouts/provider/outcomes',
     summary: 'Replace the queue of outcomes for the next payouts accepted (any merchant, any environment)',
     body: QueuePayoutOutcomes,
-    handler: (s, { body }) => s.store.transaction((tx) => queueOutcomes(s, tx, body.outcomes)),
+    handler: (s, { body }, tx) => queueOutcomes(s, tx, body.outcomes),
   }),
 ];

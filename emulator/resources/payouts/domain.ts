@@ -1,12 +1,13 @@
+import { collection } from '../../store/collection.js';
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { InsufficientFundsError, invalid, notFound } from '../../schema/errors.js';
+import { InsufficientFundsError, invalid, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { credit, debit } from '../wallets/domain.js';
 import { PAYEES, type PayeeRecord } from '../payees/domain.js';
 import { scopeKey } from '../payments/domain.js';
-import { PAYOUT_PAGE_DEFAULT, type CreatePayout, type ListPayoutsQuery, type Payout } from './schema.js';
+import { PAYOUT_PAGE_DEFAULT, type CreatePayout, type ListPayoutsQuery, type Payout } from '../../../contract/resources/payouts.js';
 import type { z } from 'zod';
 import { findOwn } from '../merchants/own.js';
 import { whenProviderUp } from '../../faults/provider.js';
@@ -20,9 +21,9 @@ import { whenProviderUp } from '../../faults/provider.js';
 // API, else `config.payoutOutcome`) and stored on the record with its due time, so a restart
 // re-schedules every processing payout exactly as it was (see `resumePayouts`).
 
-export const PAYOUTS = 'payouts';
+export const PAYOUTS = collection<PayoutRecord>()('payouts', { by_scope: (p) => scopeKey(p.merchant_id, p.environment), by_payee: (p) => p.payee_id });
 /** Control-API queue of outcomes for the next payouts (one record). */
-export const PAYOUT_PROVIDER = 'payout_provider';
+export const PAYOUT_PROVIDER = collection<OutcomeQueue>()('payout_provider');
 const OUTCOME_QUEUE_ID = 'next_outcomes';
 
 type Outcome = 'completed' | 'failed';
@@ -50,11 +51,6 @@ interface OutcomeQueue extends StoredRecord {
   outcomes: Outcome[];
 }
 
-export function definePayoutIndexes(services: Pick<Services, 'store'>): void {
-  services.store.defineIndex<PayoutRecord>({ collection: PAYOUTS, name: 'by_scope', key: (p) => scopeKey(p.merchant_id, p.environment) });
-  services.store.defineIndex<PayoutRecord>({ collection: PAYOUTS, name: 'by_payee', key: (p) => p.payee_id });
-}
-
 export function toPublicPayout(p: PayoutRecord): Payout {
   return {
     id: p.id,
@@ -78,7 +74,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  */
 export function payeeDayTotal(services: Pick<Services, 'store'>, payeeId: string, day: string): number {
   let total = 0;
-  for (const p of services.store.byIndex<PayoutRecord>(PAYOUTS, 'by_payee', payeeId)) {
+  for (const p of services.store.byIndex(PAYOUTS, 'by_payee', payeeId)) {
     if (p.status !== 'failed' && utcDay(p.initiated_at_ms) === day) total += p.amount_cents;
   }
   return total;
@@ -99,15 +95,15 @@ function checkPayee(ctx: MerchantContext, input: CreatePayout): PayeeRecord {
 }
 
 function nextOutcome(services: Pick<Services, 'store' | 'config'>, tx: Transaction): Outcome {
-  const queue = services.store.get<OutcomeQueue>(PAYOUT_PROVIDER, OUTCOME_QUEUE_ID);
+  const queue = services.store.get(PAYOUT_PROVIDER, OUTCOME_QUEUE_ID);
   if (!queue || queue.outcomes.length === 0) return services.config.payoutOutcome;
   const [first, ...rest] = queue.outcomes;
-  tx.put<OutcomeQueue>(PAYOUT_PROVIDER, { id: OUTCOME_QUEUE_ID, outcomes: rest });
+  tx.put(PAYOUT_PROVIDER, { id: OUTCOME_QUEUE_ID, outcomes: rest });
   return first;
 }
 
 export function queueOutcomes(services: Pick<Services, 'store' | 'config'>, tx: Transaction, outcomes: Outcome[]) {
-  tx.put<OutcomeQueue>(PAYOUT_PROVIDER, { id: OUTCOME_QUEUE_ID, outcomes });
+  tx.put(PAYOUT_PROVIDER, { id: OUTCOME_QUEUE_ID, outcomes });
   return providerState(services);
 }
 
@@ -115,7 +111,7 @@ export function providerState(services: Pick<Services, 'store' | 'config'>) {
   return {
     resolve_ms: services.config.payoutResolveMs,
     default_outcome: services.config.payoutOutcome,
-    queued_outcomes: services.store.get<OutcomeQueue>(PAYOUT_PROVIDER, OUTCOME_QUEUE_ID)?.outcomes ?? [],
+    queued_outcomes: services.store.get(PAYOUT_PROVIDER, OUTCOME_QUEUE_ID)?.outcomes ?? [],
   };
 }
 
@@ -130,7 +126,7 @@ export function createPayout(ctx: MerchantContext, input: CreatePayout, tx: Tran
     if (err instanceof InsufficientFundsError) throw invalid('amount_cents', err.message);
     throw err;
   }
-  const payout = tx.put<PayoutRecord>(PAYOUTS, {
+  const payout = tx.put(PAYOUTS, {
     id,
     merchant_id: ctx.merchant.id,
     environment: ctx.environment,
@@ -152,7 +148,7 @@ export function createPayout(ctx: MerchantContext, input: CreatePayout, tx: Tran
 }
 
 function settle(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, payout: PayoutRecord): PayoutRecord {
-  const resolved = tx.put<PayoutRecord>(PAYOUTS, { ...payout, status: payout.provider_outcome, resolved_at: services.stamps.next() });
+  const resolved = tx.put(PAYOUTS, { ...payout, status: payout.provider_outcome, resolved_at: services.stamps.next() });
   if (resolved.status === 'failed') {
     credit(services, tx, { merchantId: payout.merchant_id, environment: payout.environment, currency: payout.currency }, payout.amount_cents, 'payout_reversal', payout.id);
   }
@@ -162,7 +158,7 @@ function settle(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, p
 /** The provider's answer; a payout that is gone or already final is left alone. */
 export function resolvePayout(services: Pick<Services, 'store' | 'stamps'>, id: string): void {
   services.store.transaction((tx) => {
-    const payout = services.store.get<PayoutRecord>(PAYOUTS, id);
+    const payout = services.store.get(PAYOUTS, id);
     if (payout?.status === 'processing') settle(services, tx, payout);
   });
 }
@@ -180,7 +176,7 @@ function schedule(services: Services, payout: PayoutRecord): void {
  */
 export function resumePayouts(services: Services): void {
   const now = services.clock.now();
-  for (const payout of [...services.store.all<PayoutRecord>(PAYOUTS)]) {
+  for (const payout of [...services.store.all(PAYOUTS)]) {
     if (payout.status !== 'processing') continue;
     if (payout.resolves_at_ms <= now) resolvePayout(services, payout.id);
     else schedule(services, payout);
@@ -195,7 +191,7 @@ export function getOwnPayout(ctx: MerchantContext, id: string): PayoutRecord {
 
 /** Newest first; `total` counts every payout of the key's merchant and environment. */
 export function listPayouts(ctx: MerchantContext, query: z.infer<typeof ListPayoutsQuery>) {
-  const rows = ctx.store.byIndex<PayoutRecord>(PAYOUTS, 'by_scope', scopeKey(ctx.merchant.id, ctx.environment));
+  const rows = ctx.store.byIndex(PAYOUTS, 'by_scope', scopeKey(ctx.merchant.id, ctx.environment));
   const limit = query.limit ?? PAYOUT_PAGE_DEFAULT;
   const offset = query.offset ?? 0;
   const page: Payout[] = [];

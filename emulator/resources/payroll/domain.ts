@@ -1,13 +1,14 @@
+import { collection } from '../../store/collection.js';
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { ApiError, InsufficientFundsError, notFound } from '../../schema/errors.js';
+import { ApiError, InsufficientFundsError, notFound } from '../../errors.js';
 import { isoMicros, newId } from '../../ids.js';
-import { MERCHANTS, type Environment, type MerchantRecord } from '../merchants/records.js';
+import { MERCHANTS, type Environment } from '../merchants/records.js';
 import { emitEvent } from '../events/outbox.js';
 import { debit } from '../wallets/domain.js';
 import { creditUser, findUserByPhone } from '../users/domain.js';
 import { checkPin, ownerPinSubject } from '../users/pin-guard.js';
-import type { CreatePayrollRun, PayrollLinePublic, PayrollRunPublic } from './schema.js';
+import type { CreatePayrollRun, PayrollLinePublic, PayrollRunPublic } from '../../../contract/resources/payroll.js';
 import { findOwn } from '../merchants/own.js';
 
 // Payroll runs. The API creates a run in `pending_approval`; only the business owner's PIN,
@@ -18,7 +19,7 @@ import { findOwn } from '../merchants/own.js';
 // `needs_attention`. The run then ends completed (every line paid), partial (some paid) or
 // failed (none paid), and emits payroll_run.<status> with the run and every line.
 
-export const PAYROLL_RUNS = 'payroll_runs';
+export const PAYROLL_RUNS = collection<PayrollRunRecord>()('payroll_runs');
 
 type LineRecord = PayrollLinePublic;
 
@@ -72,7 +73,7 @@ export const viewRun = (services: Pick<Services, 'config'>, r: PayrollRunRecord)
 });
 
 export function createPayrollRun(ctx: MerchantContext, input: CreatePayrollRun, tx: Transaction): PayrollRunView {
-  const run = tx.put<PayrollRunRecord>(PAYROLL_RUNS, {
+  const run = tx.put(PAYROLL_RUNS, {
     id: newId('prun'),
     merchant_id: ctx.merchant.id,
     environment: ctx.environment,
@@ -85,7 +86,7 @@ export function createPayrollRun(ctx: MerchantContext, input: CreatePayrollRun, 
       payee_phone: l.payee_phone,
       label: l.label ?? l.external_ref,
       amount_cents: l.amount_cents,
-      status: 'pending',
+      status: 'pending' as const,
       failure_reason: null,
       paid_at: null,
     })),
@@ -104,7 +105,7 @@ export function getOwnRun(ctx: MerchantContext, id: string): PayrollRunRecord {
 
 /** For the approval page: the run behind an approval URL, whoever asks. */
 export function findRunForApproval(services: Pick<Services, 'store'>, runId: string): PayrollRunRecord | undefined {
-  return services.store.get<PayrollRunRecord>(PAYROLL_RUNS, runId);
+  return services.store.get(PAYROLL_RUNS, runId);
 }
 
 function payLine(services: Services, tx: Transaction, run: PayrollRunRecord, line: LineRecord, at: string): LineRecord {
@@ -125,21 +126,19 @@ function payLine(services: Services, tx: Transaction, run: PayrollRunRecord, lin
  * The owner approves with their PIN; the run executes at once (test and live alike) and
  * the result is returned. Wrong PINs count toward the owner's lockout (users/pin-guard.ts).
  */
-export function approvePayrollRun(services: Services, runId: string, pin: string): { run: PayrollRunPublic; payments: PayrollLinePublic[] } {
-  return services.store.transaction((tx) => {
-    const run = findRunForApproval(services, runId);
-    if (!run) throw notFound('payroll run');
-    if (run.status !== 'pending_approval') throw new ApiError('INVALID_STATE', `Payroll run ${run.id} was already approved; it is ${run.status}.`);
-    const owner = services.store.get<MerchantRecord>(MERCHANTS, run.merchant_id);
-    checkPin(services, ownerPinSubject(run.merchant_id), owner?.owner_pin_hash, pin);
+export function approvePayrollRun(services: Services, tx: Transaction, runId: string, pin: string): { run: PayrollRunPublic; payments: PayrollLinePublic[] } {
+  const run = findRunForApproval(services, runId);
+  if (!run) throw notFound('payroll run');
+  if (run.status !== 'pending_approval') throw new ApiError('INVALID_STATE', `Payroll run ${run.id} was already approved; it is ${run.status}.`);
+  const owner = services.store.get(MERCHANTS, run.merchant_id);
+  checkPin(services, tx, ownerPinSubject(run.merchant_id), owner?.owner_pin_hash, pin);
 
-    const at = isoNow(services);
-    const lines = run.lines.map((line) => payLine(services, tx, run, line, at));
-    const paid = lines.filter((l) => l.status === 'paid').length;
-    const status: PayrollRunRecord['status'] = paid === lines.length ? 'completed' : paid > 0 ? 'partial' : 'failed';
-    const done = tx.put<PayrollRunRecord>(PAYROLL_RUNS, { ...run, lines, status, approved_at: at, completed_at: at });
-    const result = { run: toPublicRun(done), payments: done.lines.map((l) => ({ ...l })) };
-    emitEvent(services, tx, { merchantId: run.merchant_id, environment: run.environment }, `payroll_run.${status}`, result);
-    return result;
-  });
+  const at = isoNow(services);
+  const lines = run.lines.map((line) => payLine(services, tx, run, line, at));
+  const paid = lines.filter((l) => l.status === 'paid').length;
+  const status: PayrollRunRecord['status'] = paid === lines.length ? 'completed' : paid > 0 ? 'partial' : 'failed';
+  const done = tx.put(PAYROLL_RUNS, { ...run, lines, status, approved_at: at, completed_at: at });
+  const result = { run: toPublicRun(done), payments: done.lines.map((l) => ({ ...l })) };
+  emitEvent(services, tx, { merchantId: run.merchant_id, environment: run.environment }, `payroll_run.${status}`, result);
+  return result;
 }

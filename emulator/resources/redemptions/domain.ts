@@ -1,6 +1,6 @@
 import type { MerchantContext, Services } from '../../services.js';
 import type { Transaction } from '../../store/store.js';
-import { ApiError } from '../../schema/errors.js';
+import { ApiError } from '../../errors.js';
 import type { Environment } from '../merchants/records.js';
 import { credit } from '../wallets/domain.js';
 

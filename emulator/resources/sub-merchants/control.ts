@@ -1,5 +1,5 @@
 import { defineControl, type ControlRoute } from '../../control/route.js';
-import { invalid } from '../../schema/errors.js';
+import { invalid } from '../../errors.js';
 import { normalizePhone } from '../users/phone.js';
 import { inbox } from './otp.js';
 

@@ -1,12 +1,12 @@
-import type { MerchantContext, Services } from '../../services.js';
+import type { MerchantContext } from '../../services.js';
 import type { Transaction } from '../../store/store.js';
-import { ApiError, invalid } from '../../schema/errors.js';
+import { ApiError, invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { MERCHANTS, type Environment, type MerchantRecord } from '../merchants/records.js';
-import { findUserByPhone, USERS, type UserRecord } from '../users/domain.js';
+import { MERCHANTS, subScope, type Environment, type MerchantRecord } from '../merchants/records.js';
+import { findUserByPhone, USERS } from '../users/domain.js';
 import { maskPhone, normalizePhone } from '../users/phone.js';
-import { consumeOtp, defineOtpIndexes, OTP_VALIDITY_S, sendOtp, type OtpScope } from './otp.js';
-import type { CompleteSubMerchant, StartSubMerchant, SubMerchantPublic } from './schema.js';
+import { consumeOtp, OTP_VALIDITY_S, sendOtp, type OtpScope } from './otp.js';
+import type { CompleteSubMerchant, StartSubMerchant, SubMerchantPublic } from '../../../contract/resources/sub-merchants.js';
 
 // Sub-merchants: merchant records with a `parent_id`, one level deep, created by the parent's
 // key after the manager proves their phone with an OTP. They have no keys of their own; a
@@ -20,16 +20,6 @@ export interface SubMerchantRecord extends MerchantRecord {
   manager_user_id: string | null;
 }
 
-const subScope = (parentId: string, environment: string) => `${parentId}:${environment}`;
-
-export function defineSubMerchantIndexes(services: Pick<Services, 'store'>): void {
-  defineOtpIndexes(services);
-  services.store.defineIndex<MerchantRecord>({
-    collection: MERCHANTS,
-    name: 'sub_by_parent',
-    key: (m) => (m.parent_id ? subScope(m.parent_id, String(m.environment)) : undefined),
-  });
-}
 
 export const toPublicSubMerchant = (m: MerchantRecord): SubMerchantPublic => ({ id: m.id, merchant_name: m.name, created_at: m.created_at });
 
@@ -57,8 +47,8 @@ export function completeSubMerchant(ctx: MerchantContext, input: CompleteSubMerc
   consumeOtp(ctx, tx, scope, input.otp);
   // "The phone's account becomes a business account."
   const manager = findUserByPhone(ctx, scope.phone);
-  if (manager && !manager.business) tx.put<UserRecord>(USERS, { ...manager, business: true });
-  const sub = tx.put<SubMerchantRecord>(MERCHANTS, {
+  if (manager && !manager.business) tx.put(USERS, { ...manager, business: true });
+  const sub = tx.put(MERCHANTS, {
     id: newId('mer'),
     name: input.merchant_name,
     // Inherits the parent's business standing (and its approved KYC, which the emulator does not model).
@@ -73,5 +63,5 @@ export function completeSubMerchant(ctx: MerchantContext, input: CompleteSubMerc
 }
 
 export function listSubMerchants(ctx: MerchantContext) {
-  return { sub_merchants: ctx.store.byIndex<MerchantRecord>(MERCHANTS, 'sub_by_parent', subScope(ctx.merchant.id, ctx.environment)).map(toPublicSubMerchant) };
+  return { sub_merchants: ctx.store.byIndex(MERCHANTS, 'sub_by_parent', subScope(ctx.merchant.id, ctx.environment)).map(toPublicSubMerchant) };
 }

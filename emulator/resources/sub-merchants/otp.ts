@@ -1,7 +1,8 @@
+import { collection } from '../../store/collection.js';
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { ApiError } from '../../schema/errors.js';
+import { ApiError } from '../../errors.js';
 import { isoMicros, newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 
@@ -11,8 +12,11 @@ import type { Environment } from '../merchants/records.js';
 // phone for a merchant counts; OTP_MAX_ATTEMPTS wrong codes burn it and lock that phone for
 // OTP_LOCK_MS. Wrong tries survive the failed request (ApiError.keeping).
 
-export const OTP_INBOX = 'otp_inbox';
-export const OTP_LOCKS = 'otp_locks';
+export const OTP_INBOX = collection<OtpRecord>()('otp_inbox', {
+  by_phone: (o) => o.phone,
+  unspent_by_scope: (o) => (o.spent_at ? undefined : scopeKey({ merchantId: o.merchant_id, environment: o.environment, phone: o.phone, purpose: o.purpose })),
+});
+export const OTP_LOCKS = collection<OtpLockRecord>()('otp_locks');
 export const OTP_VALIDITY_S = 300;
 export const OTP_MAX_ATTEMPTS = 5;
 export const OTP_LOCK_MS = 15 * 60_000;
@@ -46,19 +50,10 @@ export interface OtpScope {
 
 const scopeKey = (s: OtpScope) => `${s.merchantId}:${s.environment}:${s.purpose}:${s.phone}`;
 
-export function defineOtpIndexes(services: Pick<Services, 'store'>): void {
-  services.store.defineIndex<OtpRecord>({ collection: OTP_INBOX, name: 'by_phone', key: (o) => o.phone });
-  services.store.defineIndex<OtpRecord>({
-    collection: OTP_INBOX,
-    name: 'unspent_by_scope',
-    key: (o) => (o.spent_at ? undefined : scopeKey({ merchantId: o.merchant_id, environment: o.environment, phone: o.phone, purpose: o.purpose })),
-  });
-}
-
 const iso = isoMicros;
 
 function assertNotLocked(services: Pick<Services, 'store' | 'clock'>, scope: OtpScope): void {
-  const lock = services.store.get<OtpLockRecord>(OTP_LOCKS, scopeKey(scope));
+  const lock = services.store.get(OTP_LOCKS, scopeKey(scope));
   if (lock && services.clock.now() < lock.locked_until_ms) {
     throw new ApiError('OTP_LOCKED', `Too many wrong codes for this phone; it is locked until ${iso(lock.locked_until_ms)}.`);
   }
@@ -68,9 +63,9 @@ function assertNotLocked(services: Pick<Services, 'store' | 'clock'>, scope: Otp
 export function sendOtp(services: Pick<Services, 'store' | 'clock' | 'log'>, tx: Transaction, scope: OtpScope): OtpRecord {
   assertNotLocked(services, scope);
   const now = services.clock.now();
-  for (const old of services.store.byIndex<OtpRecord>(OTP_INBOX, 'unspent_by_scope', scopeKey(scope))) tx.put<OtpRecord>(OTP_INBOX, { ...old, spent_at: iso(now) });
+  for (const old of services.store.byIndex(OTP_INBOX, 'unspent_by_scope', scopeKey(scope))) tx.put(OTP_INBOX, { ...old, spent_at: iso(now) });
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  const otp = tx.put<OtpRecord>(OTP_INBOX, {
+  const otp = tx.put(OTP_INBOX, {
     id: newId('otp'),
     phone: scope.phone,
     code,
@@ -93,32 +88,32 @@ export function sendOtp(services: Pick<Services, 'store' | 'clock' | 'log'>, tx:
 export function consumeOtp(services: Pick<Services, 'store' | 'clock'>, tx: Transaction, scope: OtpScope, code: string): void {
   assertNotLocked(services, scope);
   const now = services.clock.now();
-  const [otp] = services.store.byIndex<OtpRecord>(OTP_INBOX, 'unspent_by_scope', scopeKey(scope));
+  const [otp] = services.store.byIndex(OTP_INBOX, 'unspent_by_scope', scopeKey(scope));
   if (!otp) throw new ApiError('OTP_INVALID', 'No code is waiting for this phone; call start to send one.');
   if (now >= Date.parse(otp.expires_at)) throw new ApiError('OTP_EXPIRED', `The code expired at ${otp.expires_at}; call start to send a new one.`);
   const sent = Buffer.from(code);
   const expected = Buffer.from(otp.code);
   const matches = sent.length === expected.length && timingSafeEqual(sent, expected);
   if (matches) {
-    tx.put<OtpRecord>(OTP_INBOX, { ...otp, spent_at: iso(now) });
+    tx.put(OTP_INBOX, { ...otp, spent_at: iso(now) });
     return;
   }
   const failures = otp.failures + 1;
   if (failures >= OTP_MAX_ATTEMPTS) {
     const until = now + OTP_LOCK_MS;
     throw new ApiError('OTP_LOCKED', `Wrong code. Too many wrong codes: this code is void and the phone is locked until ${iso(until)}.`).keeping((t) => {
-      t.put<OtpRecord>(OTP_INBOX, { ...otp, failures, spent_at: iso(now) });
-      t.put<OtpLockRecord>(OTP_LOCKS, { id: scopeKey(scope), locked_until_ms: until });
+      t.put(OTP_INBOX, { ...otp, failures, spent_at: iso(now) });
+      t.put(OTP_LOCKS, { id: scopeKey(scope), locked_until_ms: until });
     });
   }
   const left = OTP_MAX_ATTEMPTS - failures;
-  throw new ApiError('OTP_INVALID', `Wrong code; ${left} tr${left === 1 ? 'y' : 'ies'} left.`).keeping((t) => t.put<OtpRecord>(OTP_INBOX, { ...otp, failures }));
+  throw new ApiError('OTP_INVALID', `Wrong code; ${left} tr${left === 1 ? 'y' : 'ies'} left.`).keeping((t) => t.put(OTP_INBOX, { ...otp, failures }));
 }
 
 /** The phone's inbox, newest first, as the control API shows it. */
 export function inbox(services: Pick<Services, 'store'>, phone: string) {
   return services.store
-    .byIndex<OtpRecord>(OTP_INBOX, 'by_phone', phone)
+    .byIndex(OTP_INBOX, 'by_phone', phone)
     .map((o) => ({ phone: o.phone, code: o.code, purpose: o.purpose, sent_at: o.sent_at, expires_at: o.expires_at }))
     .reverse();
 }

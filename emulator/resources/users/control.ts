@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineControl, type ControlRoute } from '../../control/route.js';
-import { Environment, MinorUnits, WalletCurrency } from '../../schema/common.js';
-import { notFound } from '../../schema/errors.js';
-import { creditUser, USERS, findUserByPhone, toControlUser, type UserRecord } from './domain.js';
+import { Environment, MinorUnits, WalletCurrency } from '../../../contract/common.js';
+import { notFound } from '../../errors.js';
+import { creditUser, USERS, findUserByPhone, toControlUser } from './domain.js';
 
 const TopUp = z.strictObject({ environment: Environment, currency: WalletCurrency, amount: MinorUnits });
 
@@ -14,7 +14,7 @@ export const userControlRoutes: ControlRoute[] = [
     method: 'get',
     path: '/users',
     summary: 'Service users with their per-environment wallet balances',
-    handler: (s) => ({ users: [...s.store.all<UserRecord>(USERS)].map((u) => toControlUser(s, u)) }),
+    handler: (s) => ({ users: [...s.store.all(USERS)].map((u) => toControlUser(s, u)) }),
   }),
   defineControl({
     method: 'get',
@@ -31,12 +31,11 @@ export const userControlRoutes: ControlRoute[] = [
     path: '/users/:phone/top-up',
     summary: "Add money to a service user's wallet (a cash-in at an agent, in the real app)",
     body: TopUp,
-    handler: (s, { params, body }) =>
-      s.store.transaction((tx) => {
-        const user = findUserByPhone(s, params.phone);
-        if (!user) throw notFound('user with this phone');
-        creditUser(s, tx, user.id, body.environment, body.currency, body.amount, 'top_up');
-        return toControlUser(s, s.store.get<UserRecord>(USERS, user.id)!);
-      }),
+    handler: (s, { params, body }, tx) => {
+      const user = findUserByPhone(s, params.phone);
+      if (!user) throw notFound('user with this phone');
+      creditUser(s, tx, user.id, body.environment, body.currency, body.amount, 'top_up');
+      return toControlUser(s, s.store.get(USERS, user.id)!);
+    },
   }),
 ];

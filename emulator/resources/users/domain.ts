@@ -1,10 +1,11 @@
+import { collection } from '../../store/collection.js';
 import type { Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { ApiError, InsufficientFundsError } from '../../schema/errors.js';
+import { InsufficientFundsError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { normalizePhone } from './phone.js';
-import { addMoney } from '../../schema/money.js';
+import { addMoney } from '../../money.js';
 
 // Service users: the consumers of the service's wallet app, seeded from fixtures. The
 // merchant API never reads them directly; they are reached by phone (payroll lines, wallet
@@ -12,8 +13,8 @@ import { addMoney } from '../../schema/money.js';
 // test traffic never moves live money. Every change is a ledger entry written with the
 // balance, and a balance never goes below zero.
 
-export const USERS = 'users';
-export const USER_WALLET_ENTRIES = 'user_wallet_entries';
+export const USERS = collection<UserRecord>()('users', { by_phone: (u) => normalizePhone(u.phone) });
+export const USER_WALLET_ENTRIES = collection<UserWalletEntryRecord>()('user_wallet_entries', { by_user: (e) => e.user_id });
 
 export type UserCurrency = 'USD' | 'LRD';
 
@@ -40,15 +41,10 @@ export interface UserWalletEntryRecord extends StoredRecord {
   created_at: string;
 }
 
-export function defineUserIndexes(services: Pick<Services, 'store'>): void {
-  services.store.defineIndex<UserRecord>({ collection: USERS, name: 'by_phone', key: (u) => normalizePhone(u.phone) });
-  services.store.defineIndex<UserWalletEntryRecord>({ collection: USER_WALLET_ENTRIES, name: 'by_user', key: (e) => e.user_id });
-}
-
 /** The user with this phone (any common spelling of it), if any. */
 export function findUserByPhone(services: Pick<Services, 'store'>, phone: string): UserRecord | undefined {
   const e164 = normalizePhone(phone);
-  return e164 ? services.store.byIndex<UserRecord>(USERS, 'by_phone', e164)[0] : undefined;
+  return e164 ? services.store.byIndex(USERS, 'by_phone', e164)[0] : undefined;
 }
 
 export function userBalance(user: UserRecord, environment: Environment, currency: string): number {
@@ -57,13 +53,13 @@ export function userBalance(user: UserRecord, environment: Environment, currency
 
 function move(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, userId: string, environment: Environment, currency: string, amount: number, reason: string, ref: string | null): UserRecord {
   if (!Number.isSafeInteger(amount)) throw new Error(`wallet amounts are integers in minor units, got ${amount}`);
-  const user = services.store.get<UserRecord>(USERS, userId);
+  const user = services.store.get(USERS, userId);
   if (!user) throw new Error(`no user ${userId}`);
   const held = userBalance(user, environment, currency);
   if (held + amount < 0) {
     throw new InsufficientFundsError(`insufficient funds: the customer's ${environment} ${currency} wallet holds ${held} (minor units); ${-amount} is needed.`);
   }
-  tx.put<UserWalletEntryRecord>(USER_WALLET_ENTRIES, {
+  tx.put(USER_WALLET_ENTRIES, {
     id: newId('uwe'),
     user_id: userId,
     environment,
@@ -75,7 +71,7 @@ function move(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, use
   });
   const balance = addMoney(`the customer's ${environment} ${currency} wallet`, held, amount);
   const wallets = { ...user.wallets, [environment]: { ...user.wallets[environment], [currency]: balance } };
-  return tx.put<UserRecord>(USERS, { ...user, wallets });
+  return tx.put(USERS, { ...user, wallets });
 }
 
 export const creditUser = (s: Pick<Services, 'store' | 'stamps'>, tx: Transaction, userId: string, environment: Environment, currency: string, amount: number, reason: string, ref: string | null = null) =>
@@ -87,7 +83,7 @@ export const debitUser = (s: Pick<Services, 'store' | 'stamps'>, tx: Transaction
 
 /** What the control API shows of a user: never the PIN hash. */
 export function toControlUser(services: Pick<Services, 'store'>, user: UserRecord) {
-  const entries = services.store.byIndex<UserWalletEntryRecord>(USER_WALLET_ENTRIES, 'by_user', user.id);
+  const entries = services.store.byIndex(USER_WALLET_ENTRIES, 'by_user', user.id);
   return {
     id: user.id,
     name: user.name,

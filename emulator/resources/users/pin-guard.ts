@@ -1,6 +1,8 @@
+import type { Transaction } from '../../store/store.js';
+import { collection } from '../../store/collection.js';
 import type { Services } from '../../services.js';
 import type { StoredRecord } from '../../store/store.js';
-import { ApiError } from '../../schema/errors.js';
+import { ApiError } from '../../errors.js';
 import { verifyPin } from '../merchants/pin.js';
 import { isoMicros } from '../../ids.js';
 
@@ -10,7 +12,7 @@ import { isoMicros } from '../../ids.js';
 // cannot move on to the next run. The count survives the failed request (the error carries
 // the write, see CarriesSurvivingWrites) and a restart (it is a store record).
 
-export const PIN_ATTEMPTS = 'pin_attempts';
+export const PIN_ATTEMPTS = collection<PinAttemptRecord>()('pin_attempts');
 /** Wrong tries in a row before the PIN locks; the last one answers 423 PIN_LOCKED. */
 export const PIN_MAX_ATTEMPTS = 5;
 /** How long a lock lasts, by the emulator's clock; the count starts again after it. */
@@ -30,9 +32,9 @@ export const ownerPinSubject = (merchantId: string) => `owner:${merchantId}`;
  * left) or, on the last allowed try and during the lock, 423 PIN_LOCKED. A right PIN clears
  * the count; a right PIN during the lock is refused too.
  */
-export function checkPin(services: Pick<Services, 'store' | 'clock'>, subject: string, pinHash: string | undefined, pin: string): void {
+export function checkPin(services: Pick<Services, 'store' | 'clock'>, tx: Transaction, subject: string, pinHash: string | undefined, pin: string): void {
   const now = services.clock.now();
-  const state = services.store.get<PinAttemptRecord>(PIN_ATTEMPTS, subject);
+  const state = services.store.get(PIN_ATTEMPTS, subject);
   const locked = state?.locked_until_ms != null && now < state.locked_until_ms;
   if (locked) {
     throw new ApiError('PIN_LOCKED', `Too many wrong PINs; PIN entry is locked until ${isoMicros(state.locked_until_ms!)}.`);
@@ -40,18 +42,18 @@ export function checkPin(services: Pick<Services, 'store' | 'clock'>, subject: s
   // A lock that has run out starts the count again.
   const before = state && state.locked_until_ms === null ? state.failures : 0;
   if (verifyPin(pin, pinHash)) {
-    if (state) services.store.transaction((tx) => tx.delete(PIN_ATTEMPTS, subject));
+    if (state) tx.delete(PIN_ATTEMPTS, subject);
     return;
   }
   const failures = before + 1;
   if (failures >= PIN_MAX_ATTEMPTS) {
     const until = now + PIN_LOCK_MS;
     throw new ApiError('PIN_LOCKED', `Wrong PIN. Too many wrong PINs; PIN entry is locked until ${isoMicros(until)}.`).keeping((tx) =>
-      tx.put<PinAttemptRecord>(PIN_ATTEMPTS, { id: subject, failures, locked_until_ms: until }),
+      tx.put(PIN_ATTEMPTS, { id: subject, failures, locked_until_ms: until }),
     );
   }
   const left = PIN_MAX_ATTEMPTS - failures;
   throw new ApiError('PIN_INVALID', `Wrong PIN; ${left} attempt${left === 1 ? '' : 's'} left before PIN entry locks for ${PIN_LOCK_MS / 60_000} minutes.`).keeping((tx) =>
-    tx.put<PinAttemptRecord>(PIN_ATTEMPTS, { id: subject, failures, locked_until_ms: null }),
+    tx.put(PIN_ATTEMPTS, { id: subject, failures, locked_until_ms: null }),
   );
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineControl, type ControlRoute } from '../../control/route.js';
-import { Environment, MinorUnits, WalletCurrency } from '../../schema/common.js';
+import { Environment, MinorUnits, WalletCurrency } from '../../../contract/common.js';
 import { merchantOr404 } from '../merchants/records.js';
 import type { Services } from '../../services.js';
-import { credit, walletId, walletsOf, WALLET_ENTRIES, type WalletEntryRecord } from './domain.js';
+import { credit, walletId, walletsOf, WALLET_ENTRIES } from './domain.js';
 
 // The dashboard's wallet view and top-up: read a merchant's balances with their ledger, and
 // add money from outside (a bank transfer on the real dashboard) as a `top_up` entry.
@@ -31,7 +31,7 @@ export function walletView(services: Pick<Services, 'store'>, merchantId: string
   return {
     merchant_id: merchantId,
     wallets: wallets.map((w) => {
-      const entries = services.store.byIndex<WalletEntryRecord>(WALLET_ENTRIES, 'by_wallet', w.id);
+      const entries = services.store.byIndex(WALLET_ENTRIES, 'by_wallet', w.id);
       return {
         id: w.id,
         environment: w.environment,
@@ -61,12 +61,11 @@ export const walletControlRoutes: ControlRoute[] = [
     path: '/wallets/top-up',
     summary: "Add money to a merchant's wallet (a top_up ledger entry)",
     body: TopUp,
-    handler: (s, { body }) =>
-      s.store.transaction((tx) => {
-        merchantOr404(s, body.merchant_id);
-        const scope = { merchantId: body.merchant_id, environment: body.environment, currency: body.currency };
-        const wallet = credit(s, tx, scope, body.amount, 'top_up');
-        return { id: walletId(scope), environment: wallet.environment, currency: wallet.currency, balance: wallet.balance };
-      }),
+    handler: (s, { body }, tx) => {
+      merchantOr404(s, body.merchant_id);
+      const scope = { merchantId: body.merchant_id, environment: body.environment, currency: body.currency };
+      const wallet = credit(s, tx, scope, body.amount, 'top_up');
+      return { id: walletId(scope), environment: wallet.environment, currency: wallet.currency, balance: wallet.balance };
+    },
   }),
 ];

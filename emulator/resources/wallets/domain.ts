@@ -1,17 +1,18 @@
+import { collection } from '../../store/collection.js';
 import type { Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { InsufficientFundsError } from '../../schema/errors.js';
+import { InsufficientFundsError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
-import { addMoney } from '../../schema/money.js';
+import { addMoney } from '../../money.js';
 
 // Merchant wallets: one balance per merchant (or sub-merchant), environment and currency, in
 // minor units. Every change is a ledger entry written in the same transaction as the balance,
 // so `balance == sum(entries)` always holds and money is never created or lost. A debit that
 // would go below zero is refused (InsufficientFundsError, 422 VALIDATION_ERROR); balances are never negative.
 
-export const WALLETS = 'wallets';
-export const WALLET_ENTRIES = 'wallet_entries';
+export const WALLETS = collection<WalletRecord>()('wallets', { by_owner: (w) => w.merchant_id });
+export const WALLET_ENTRIES = collection<WalletEntryRecord>()('wallet_entries', { by_wallet: (e) => e.wallet_id });
 
 export interface WalletRecord extends StoredRecord {
   id: string;
@@ -41,31 +42,19 @@ export interface WalletScope {
 
 export const walletId = (s: WalletScope) => `${s.merchantId}:${s.environment}:${s.currency}`;
 
-export function defineWalletIndexes(services: Services): void {
-  services.store.defineIndex<WalletRecord>({ collection: WALLETS, name: 'by_owner', key: (w) => w.merchant_id });
-  services.store.defineIndex<WalletEntryRecord>({ collection: WALLET_ENTRIES, name: 'by_wallet', key: (e) => e.wallet_id });
-  // Settled link payments and completed charges credit the merchant, or the sub-merchant the
-  // link names, in the same transaction as the payment.
-  services.hooks.paymentSettled.push((tx, payment) => {
-    if (payment.status !== 'completed') return;
-    const owner = payment.sub_merchant_id ?? payment.merchant_id;
-    credit(services, tx, { merchantId: owner, environment: payment.environment, currency: payment.currency }, payment.amount, 'payment', payment.id);
-  });
-}
-
 export function balanceOf(services: Pick<Services, 'store'>, scope: WalletScope): number {
-  return services.store.get<WalletRecord>(WALLETS, walletId(scope))?.balance ?? 0;
+  return services.store.get(WALLETS, walletId(scope))?.balance ?? 0;
 }
 
 /** All wallets of a merchant (or sub-merchant). */
 export function walletsOf(services: Pick<Services, 'store'>, merchantId: string): WalletRecord[] {
-  return services.store.byIndex<WalletRecord>(WALLETS, 'by_owner', merchantId);
+  return services.store.byIndex(WALLETS, 'by_owner', merchantId);
 }
 
 function move(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, scope: WalletScope, amount: number, reason: string, ref: string | null): WalletRecord {
   if (!Number.isSafeInteger(amount)) throw new Error(`wallet amounts are integers in minor units, got ${amount}`);
   const id = walletId(scope);
-  const wallet = services.store.get<WalletRecord>(WALLETS, id) ?? {
+  const wallet = services.store.get(WALLETS, id) ?? {
     id,
     merchant_id: scope.merchantId,
     environment: scope.environment,
@@ -76,8 +65,8 @@ function move(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, sco
   if (balance < 0) {
     throw new InsufficientFundsError(`insufficient funds: the merchant's ${scope.environment} ${scope.currency} wallet holds ${wallet.balance} (minor units); ${-amount} is needed.`);
   }
-  tx.put<WalletEntryRecord>(WALLET_ENTRIES, { id: newId('wle'), wallet_id: id, amount, reason, ref, created_at: services.stamps.next() });
-  return tx.put<WalletRecord>(WALLETS, { ...wallet, balance });
+  tx.put(WALLET_ENTRIES, { id: newId('wle'), wallet_id: id, amount, reason, ref, created_at: services.stamps.next() });
+  return tx.put(WALLETS, { ...wallet, balance });
 }
 
 export const credit = (s: Pick<Services, 'store' | 'stamps'>, tx: Transaction, scope: WalletScope, amount: number, reason: string, ref: string | null = null) =>

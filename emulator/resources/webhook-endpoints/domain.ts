@@ -1,14 +1,15 @@
+import { collection } from '../../store/collection.js';
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { invalid, notFound } from '../../schema/errors.js';
+import { invalid, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
-import type { CreateWebhookEndpoint, WebhookEndpoint } from './schema.js';
+import type { CreateWebhookEndpoint, WebhookEndpoint } from '../../../contract/resources/webhook-endpoints.js';
 import { findOwn } from '../merchants/own.js';
 
-export const WEBHOOK_ENDPOINTS = 'webhook_endpoints';
+export const WEBHOOK_ENDPOINTS = collection<EndpointRecord>()('webhook_endpoints', { live_by_scope: (e) => (e.deleted_at ? undefined : scopeKey(e.merchant_id, e.environment)) });
 
 export interface EndpointRecord extends StoredRecord {
   id: string;
@@ -23,14 +24,6 @@ export interface EndpointRecord extends StoredRecord {
 }
 
 export const scopeKey = (merchantId: string, environment: string) => `${merchantId}:${environment}`;
-
-export function defineEndpointIndexes(services: Pick<Services, 'store'>): void {
-  services.store.defineIndex<EndpointRecord>({
-    collection: WEBHOOK_ENDPOINTS,
-    name: 'live_by_scope',
-    key: (e) => (e.deleted_at ? undefined : scopeKey(e.merchant_id, e.environment)),
-  });
-}
 
 export const toPublicEndpoint = (e: EndpointRecord): WebhookEndpoint => ({
   id: e.id,
@@ -61,7 +54,7 @@ function checkUrl(raw: string): void {
 
 export function createEndpoint(ctx: MerchantContext, input: z.infer<typeof CreateWebhookEndpoint>, tx: Transaction) {
   checkUrl(input.url);
-  const record = tx.put<EndpointRecord>(WEBHOOK_ENDPOINTS, {
+  const record = tx.put(WEBHOOK_ENDPOINTS, {
     id: newId('we'),
     merchant_id: ctx.merchant.id,
     environment: ctx.environment,
@@ -74,7 +67,7 @@ export function createEndpoint(ctx: MerchantContext, input: z.infer<typeof Creat
 }
 
 export function listEndpoints(ctx: MerchantContext) {
-  const records = ctx.store.byIndex<EndpointRecord>(WEBHOOK_ENDPOINTS, 'live_by_scope', scopeKey(ctx.merchant.id, ctx.environment));
+  const records = ctx.store.byIndex(WEBHOOK_ENDPOINTS, 'live_by_scope', scopeKey(ctx.merchant.id, ctx.environment));
   return { endpoints: records.map(toPublicEndpoint) };
 }
 
@@ -92,13 +85,13 @@ export function getOwnEndpoint(ctx: MerchantContext, id: string): EndpointRecord
 export function deleteEndpoint(ctx: MerchantContext, id: string, tx: Transaction) {
   const e = findOwn<EndpointRecord>(ctx, WEBHOOK_ENDPOINTS, id);
   if (!e) throw notFound('webhook endpoint');
-  if (!e.deleted_at) tx.put<EndpointRecord>(WEBHOOK_ENDPOINTS, { ...e, deleted_at: ctx.stamps.next() });
+  if (!e.deleted_at) tx.put(WEBHOOK_ENDPOINTS, { ...e, deleted_at: ctx.stamps.next() });
   return { id, deleted: true as const };
 }
 
 /** Live endpoints of a merchant and environment that subscribe to `type`. */
 export function subscribers(services: Pick<Services, 'store'>, merchantId: string, environment: string, type: string): EndpointRecord[] {
   return services.store
-    .byIndex<EndpointRecord>(WEBHOOK_ENDPOINTS, 'live_by_scope', scopeKey(merchantId, environment))
+    .byIndex(WEBHOOK_ENDPOINTS, 'live_by_scope', scopeKey(merchantId, environment))
     .filter((e) => e.events.includes(type));
 }

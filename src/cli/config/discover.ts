@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { SCOPES } from '../../../emulator/schema/scopes.js';
+import { SCOPES } from '../../../contract/scopes.js';
 
 // Finding a running emulator: `svc emulator start` writes <data dir>/emulator.json ({base_url,
 // keys, pid, …}) while it runs and removes it on exit. SVC_DATA_DIR names the data dir;

@@ -1,5 +1,5 @@
 import { checkFlags } from '../../flag-check.js';
-import { CreateCharge } from '../../../../emulator/resources/charges/schema.js';
+import { CreateCharge } from '../../../../contract/resources/charges.js';
 import { apiContext } from '../../context.js';
 import type { MoneyFlags } from '../../options.js';
 import { money } from '../../output.js';

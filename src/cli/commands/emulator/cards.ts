@@ -1,5 +1,5 @@
 import { checkFlags } from '../../flag-check.js';
-import { WalletCurrency } from '../../../../emulator/schema/common.js';
+import { WalletCurrency } from '../../../../contract/common.js';
 import { controlContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { CommonFlags } from '../../options.js';

@@ -1,4 +1,4 @@
-import { parseDuration } from '../../../../emulator/clock.js';
+import { parseDuration } from '../../../../contract/formats.js';
 import { UsageError } from '../../errors.js';
 import { controlContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';

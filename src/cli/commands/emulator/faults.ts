@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { FaultFile, FaultSpec, type FaultInput } from '../../../../emulator/faults/schema.js';
+import { FaultFile, FaultSpec, type FaultInput } from '../../../../contract/faults.js';
 import { UsageError } from '../../errors.js';
 import { controlContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';

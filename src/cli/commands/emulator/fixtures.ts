@@ -1,4 +1,4 @@
-import { readFixtures } from '../../../../emulator/fixtures.js';
+import { readFixtures } from '../../../../contract/fixtures.js';
 import { UsageError } from '../../errors.js';
 import { Output } from '../../output.js';
 import type { CommonFlags } from '../../options.js';

@@ -1,5 +1,5 @@
 import chalk from 'chalk';
-import { consoleLogger, startEmulator, type EmulatorOptions } from '../../../../emulator/server.js';
+import { consoleLogger, startEmulator, type EmulatorOptions } from '../../../../emulator/index.js';
 import { importWorld } from './world-file.js';
 import { readFaultFile } from './faults.js';
 import type { StartOptions } from './start.js';

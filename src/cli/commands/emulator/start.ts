@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import { parseDuration } from '../../../../emulator/clock.js';
-import { parseRateLimit } from '../../../../emulator/gateway/rate-limit.js';
+import { parseDuration } from '../../../../contract/formats.js';
+import { parseRateLimit } from '../../../../contract/formats.js';
 import { choiceFlag, intFlag, wrapParser } from '../../parse.js';
 
 export interface StartOptions {

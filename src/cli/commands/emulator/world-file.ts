@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunningEmulator } from '../../../../emulator/server.js';
+import type { RunningEmulator } from '../../../../emulator/index.js';
 import { UsageError } from '../../errors.js';
 
 // A world written to a folder (`exec --export-on-exit DIR`) and read back (`start --import

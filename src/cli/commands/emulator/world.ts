@@ -1,5 +1,5 @@
 import { SvcError } from '../../../client/error.js';
-import { SnapshotName } from '../../../../emulator/schema/snapshot-name.js';
+import { SnapshotName } from '../../../../contract/snapshot-name.js';
 import { UsageError } from '../../errors.js';
 import { controlContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';

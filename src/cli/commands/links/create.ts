@@ -21,7 +21,7 @@ const METHODS = ['card', 'momo', 'wallet'] as const;
 
 export async function run(_args: string[], flags: Flags): Promise<void> {
   if (flags.currency !== undefined || flags.expiresAt !== undefined) {
-    const { CreatePaymentLink } = await import('../../../../emulator/resources/payment-links/schema.js');
+    const { CreatePaymentLink } = await import('../../../../contract/resources/payment-links.js');
     checkFlags(flags, { currency: CreatePaymentLink.shape.currency, expiresAt: CreatePaymentLink.shape.expires_at });
   }
   const methods = flags.methods === undefined ? undefined : splitList(flags.methods);

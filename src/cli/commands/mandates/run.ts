@@ -1,5 +1,5 @@
 import { checkFlags } from '../../flag-check.js';
-import { CreateMandate } from '../../../../emulator/resources/mandates/schema.js';
+import { CreateMandate } from '../../../../contract/resources/mandates.js';
 import { apiContext } from '../../context.js';
 import type { CommonFlags, WriteFlags } from '../../options.js';
 import { money, type Output } from '../../output.js';

@@ -12,7 +12,7 @@ interface Flags extends CommonFlags {
 
 export async function run(_args: string[], flags: Flags): Promise<void> {
   // zod (and the schema) load only when there is a value to check: the plain list stays fast.
-  if (flags.before !== undefined) checkFlags(flags, { before: (await import('../../../../emulator/resources/payments/schema.js')).ListPaymentsQuery.shape.before });
+  if (flags.before !== undefined) checkFlags(flags, { before: (await import('../../../../contract/resources/payments.js')).ListPaymentsQuery.shape.before });
   const ctx = apiContext(flags);
   if (!flags.all) {
     const { data } = ctx.traced(await ctx.api.listPayments({ status: flags.status, before: flags.before, limit: flags.limit }));

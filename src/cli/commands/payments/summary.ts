@@ -4,7 +4,7 @@ import type { CommonFlags } from '../../options.js';
 import { money } from '../../output.js';
 
 export async function run(_args: string[], flags: CommonFlags & { since?: string }): Promise<void> {
-  if (flags.since !== undefined) checkFlags(flags, { since: (await import('../../../../emulator/resources/payments/schema.js')).SummaryQuery.shape.since });
+  if (flags.since !== undefined) checkFlags(flags, { since: (await import('../../../../contract/resources/payments.js')).SummaryQuery.shape.since });
   const ctx = apiContext(flags);
   const { data } = ctx.traced(await ctx.api.paymentSummary({ since: flags.since }));
   ctx.out.result(data, `Payment summary${data.since ? ` since ${data.since}` : ''}`, () =>

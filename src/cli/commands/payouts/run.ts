@@ -1,5 +1,5 @@
 import { checkFlags } from '../../flag-check.js';
-import { CreatePayout } from '../../../../emulator/resources/payouts/schema.js';
+import { CreatePayout } from '../../../../contract/resources/payouts.js';
 import { apiContext } from '../../context.js';
 import type { CommonFlags, MoneyFlags } from '../../options.js';
 import { money, type Output } from '../../output.js';

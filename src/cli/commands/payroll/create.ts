@@ -15,8 +15,8 @@ export async function run(_a: string[], flags: Flags): Promise<void> {
   // The same zod schema the emulator validates with: a bad flag or file fails here, before
   // anything is sent, with every problem named by line (payments.3.amount_cents: …).
   const [{ CreatePayrollRun }, { describeZodError }] = await Promise.all([
-    import('../../../../emulator/resources/payroll/schema.js'),
-    import('../../../../emulator/gateway/envelope.js'),
+    import('../../../../contract/resources/payroll.js'),
+    import('../../../../contract/zod-error.js'),
   ]);
   checkFlags(flags, { currency: CreatePayrollRun.shape.currency });
   const raw = readPayrollFile(flags.file, flags.currency, flags.note);

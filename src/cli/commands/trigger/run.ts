@@ -1,6 +1,6 @@
 import { checkFlags } from '../../flag-check.js';
-import { CreatePaymentLink } from '../../../../emulator/resources/payment-links/schema.js';
-import { CreatePayrollRun } from '../../../../emulator/resources/payroll/schema.js';
+import { CreatePaymentLink } from '../../../../contract/resources/payment-links.js';
+import { CreatePayrollRun } from '../../../../contract/resources/payroll.js';
 import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { WriteFlags } from '../../options.js';

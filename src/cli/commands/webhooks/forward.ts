@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { signPayload } from '../../../webhooks/signature.js';
+import { signPayload } from '../../../../contract/signature.js';
 
 // One forward of a webhook body to the developer's local URL: the raw bytes, the Svc-* headers,
 // signed with the given secret (listen) or passed through as received (live receiver).

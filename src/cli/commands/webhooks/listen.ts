@@ -85,7 +85,7 @@ export function printForward(out: Output, ids: { type: string; event_id: string;
 
 /** --events checked against the service's own list of event types, before anything is sent. */
 async function eventTypesFlag(value: string): Promise<string[]> {
-  const { EVENT_TYPES } = await import('../../../../emulator/schema/common.js');
+  const { EVENT_TYPES } = await import('../../../../contract/common.js');
   const names = splitList(value);
   const unknown = names.filter((n) => !(EVENT_TYPES as readonly string[]).includes(n));
   if (names.length === 0 || unknown.length > 0) {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifySignature } from '../../../webhooks/signature.js';
+import { verifySignature } from '../../../../contract/signature.js';
 import { UsageError } from '../../errors.js';
 import { Output } from '../../output.js';
 import { maskSecret } from '../../mask.js';

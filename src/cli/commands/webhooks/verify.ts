@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { verifySignature } from '../../../webhooks/signature.js';
+import { verifySignature } from '../../../../contract/signature.js';
 import { EXIT, SilentExit, UsageError } from '../../errors.js';
 import { Output } from '../../output.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Currency, IsoTimestamp, Metadata, MinorUnits, PaymentMethod } from '../../schema/common.js';
+import { Currency, IsoTimestamp, Metadata, MinorUnits, PaymentMethod } from '../common.js';
 
 export const METADATA_MAX_CHARS = 4000;
 

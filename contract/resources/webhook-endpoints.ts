@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EventType, IsoTimestamp } from '../../schema/common.js';
+import { EventType, IsoTimestamp } from '../common.js';
 
 export const WebhookEndpoint = z
   .object({

@@ -1,7 +1,7 @@
-import type { Services } from '../services.js';
-import { whenProviderUp } from '../faults/provider.js';
-import { parseMicros } from '../ids.js';
-import { applyOutcome, PAYMENTS, type PaymentRecord } from '../resources/payments/domain.js';
+import type { Services } from '../../services.js';
+import { whenProviderUp } from '../../faults/provider.js';
+import { parseMicros } from '../../ids.js';
+import { applyOutcome, PAYMENTS, type PaymentRecord } from './domain.js';
 
 // The live MoMo path of the state table: a mobile-money payment made on a live link's checkout
 // is `pending` until the provider clears it, `config.momoClearMs` later on the emulator's clock.
@@ -17,7 +17,7 @@ export function scheduleMomoClearing(services: Services, payment: PaymentRecord)
 
 function clearMomoPayment(services: Services, paymentId: string): void {
   services.store.transaction((tx) => {
-    const payment = services.store.get<PaymentRecord>(PAYMENTS, paymentId);
+    const payment = services.store.get(PAYMENTS, paymentId);
     // Cleared already (a duplicate timer after a restart) or gone: nothing to do.
     if (!payment || payment.status !== 'pending') return;
     applyOutcome(services, tx, payment, 'completed');
@@ -30,7 +30,7 @@ export function isClearingMomo(payment: PaymentRecord): boolean {
 
 /** The registry's `start` hook: runs once the emulator listens, with the store loaded. */
 export function resumeMomoClearing(services: Services): void {
-  for (const payment of services.store.all<PaymentRecord>(PAYMENTS)) {
+  for (const payment of services.store.all(PAYMENTS)) {
     if (isClearingMomo(payment)) scheduleMomoClearing(services, payment);
   }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Currency, MinorUnits } from '../../schema/common.js';
-import { MAX_KEY_LENGTH } from '../../gateway/idempotency.js';
-import { headerSafeString } from '../../schema/header-safe.js';
+import { Currency, MinorUnits } from '../common.js';
+import { MAX_KEY_LENGTH } from '../idempotency.js';
+import { headerSafeString } from '../header-safe.js';
 
 export const CreateCharge = z
   .strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Environment, WalletCurrency } from '../../schema/common.js';
+import { Environment, WalletCurrency } from '../common.js';
 
 // Payees are set up on the dashboard (the emulator's control API), never with an API key:
 // the spec forbids authorizing payout destinations or raising caps from the merchant API.

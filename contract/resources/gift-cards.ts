@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Environment, MinorUnits, WalletCurrency } from '../../schema/common.js';
-import { redemptionRequestFields, redemptionTransactionHead, redemptionTransactionTail } from '../redemptions/schema.js';
+import { Environment, MinorUnits, WalletCurrency } from '../common.js';
+import { redemptionRequestFields, redemptionTransactionHead, redemptionTransactionTail } from './redemptions.js';
 
 // Gift cards are the customer's per-merchant pockets ("merchant wallets" in the spec, the id a
 // POS QR encodes). The dashboard issues and loads them; the API only redeems.

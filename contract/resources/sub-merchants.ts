@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoTimestamp } from '../../schema/common.js';
+import { IsoTimestamp } from '../common.js';
 
 const Phone = z.string().min(1).max(32).meta({ description: "The manager's phone, E.164 (+231770000201) or national (0770000201)" });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Currency, Environment, IsoTimestamp, MinorUnits } from '../../schema/common.js';
+import { Currency, Environment, IsoTimestamp, MinorUnits } from '../common.js';
 
 export const PayoutStatus = z.enum(['processing', 'completed', 'failed']);
 

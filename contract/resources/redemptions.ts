@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Environment, IsoTimestamp, WalletCurrency } from '../../schema/common.js';
-import { MAX_KEY_LENGTH, type IdempotencyPolicy } from '../../gateway/idempotency.js';
-import { headerSafeString } from '../../schema/header-safe.js';
+import { Environment, IsoTimestamp, WalletCurrency } from '../common.js';
+import { MAX_KEY_LENGTH, type IdempotencyPolicy } from '../idempotency.js';
+import { headerSafeString } from '../header-safe.js';
 
 // What every point-of-sale redemption (gift cards, fleet cards) has in common: the request's
 // trailing fields, the transaction's common fields, and the rule that the body's

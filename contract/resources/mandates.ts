@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoTimestamp, MinorUnits, WalletCurrency } from '../../schema/common.js';
+import { IsoTimestamp, MinorUnits, WalletCurrency } from '../common.js';
 
 export const MandateRail = z.enum(['card', 'wallet']);
 /** pending (waiting for the customer's approval) → active → revoked. docs/spec-gaps.md. */

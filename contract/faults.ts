@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDuration } from '../clock.js';
+import { parseDuration } from './formats.js';
 
 // The shape of a fault, once: the control API validates with it, the CLI checks its flags with
 // it before sending, `--faults FILE` reads it, and the OpenAPI-style docs name its fields.
@@ -7,7 +7,6 @@ import { parseDuration } from '../clock.js';
 // A fault either acts on the merchant API (`route`) or on webhook deliveries (`deliveries`) or
 // on a provider (`provider`). Exactly one of the three.
 
-const Method = z.enum(['*', 'GET', 'POST', 'DELETE']);
 /** "POST /v1/api/charges", "* /v1/api/payouts*", "POST /v1/api/payment-links/:id/simulate". */
 export const RoutePattern = z
   .string()

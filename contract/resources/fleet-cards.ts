@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Environment, IsoTimestamp, MinorUnits, WalletCurrency } from '../../schema/common.js';
-import { redemptionRequestFields, redemptionTransactionHead, redemptionTransactionTail } from '../redemptions/schema.js';
+import { Environment, IsoTimestamp, MinorUnits, WalletCurrency } from '../common.js';
+import { redemptionRequestFields, redemptionTransactionHead, redemptionTransactionTail } from './redemptions.js';
 
 // Fleet cards: prepaid cards a merchant (a fuel station chain) issues to fleet operators,
 // limited to categories and to a spend limit per period. The dashboard issues them; the API

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoTimestamp, MinorUnits, WalletCurrency } from '../../schema/common.js';
+import { IsoTimestamp, MinorUnits, WalletCurrency } from '../common.js';
 
 export const PAYROLL_MAX_LINES = 500;
 

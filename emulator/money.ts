@@ -1,15 +1,10 @@
-import { z } from 'zod';
+import { MAX_MONEY } from '../contract/money.js';
 import { ApiError } from './errors.js';
 
 // Every amount, balance and running total is an integer number of minor units held in a JS
 // number, which is exact only up to Number.MAX_SAFE_INTEGER (2^53 − 1); past it, `+` rounds
 // silently. So every balance or total changes through addMoney, which refuses (422) a change
 // that would leave the safe range, and fixtures' balances are checked by the same bound.
-
-export const MAX_MONEY = Number.MAX_SAFE_INTEGER;
-
-/** A stored balance in minor units: a non-negative safe integer (fixtures). */
-export const Balance = z.int().min(0).max(MAX_MONEY);
 
 /** `held + amount`, exact; 422 VALIDATION_ERROR when the result would not be a safe integer. */
 export function addMoney(what: string, held: number, amount: number): number {

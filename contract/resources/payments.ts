@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoTimestamp, PaymentMethod } from '../../schema/common.js';
+import { IsoTimestamp, PaymentMethod } from '../common.js';
 
 export const PaymentStatus = z.enum(['pending', 'completed', 'failed']);
 

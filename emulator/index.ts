@@ -1,0 +1,13 @@
+// The emulator's public face: what starts it and the types a starter sees. Code outside
+// emulator/ (the CLI's `emulator start` and `exec`, the testing API) imports this file and
+// nothing else under emulator/ — test/architecture.test.ts keeps it so.
+
+export { startEmulator, consoleLogger, DEFAULT_PORT, DEFAULT_HOST, DEFAULT_DATA_DIR, type EmulatorOptions, type RunningEmulator, type ReadyInfo } from './server.js';
+export type { ClockMode } from './clock.js';
+export type { Logger } from './services.js';
+export type { StoredRecord } from './store/store.js';
+export type { WorldSnapshot } from './world.js';
+export type { Fault, FaultLogEntry } from './faults/set.js';
+export { EVENTS, type EventRecord } from './resources/events/outbox.js';
+export { DELIVERIES, type DeliveryRecord } from './webhooks/records.js';
+export type { Collection } from './store/collection.js';
