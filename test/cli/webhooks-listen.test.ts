@@ -9,6 +9,8 @@ import { merchantReceiver, until } from './webhook-receiver.js';
 // `svc webhooks listen` end to end: the emulator's stream → a real local server that checks
 // the signature itself; a restart of the emulator (same data dir and port) is survived and
 // reported; every forward is logged and `replay` sends it again with the same Svc-Delivery.
+// listen runs as the binary (startCli: it runs until the process's SIGINT); replay and the
+// failures that end at once run in-process.
 
 const cli = cliHome();
 const dataDir = tempDir('svc-cli-listen-');
