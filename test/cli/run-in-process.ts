@@ -12,8 +12,9 @@ import { cliResult, type CliOptions, type CliResult } from './cli-result.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-/** Keeps what is written, like a pipe into a file. */
-class Collected extends Writable {
+/** Keeps what is written, like a pipe into a file (a test may mark it a terminal: isTTY). */
+export class Collected extends Writable {
+  isTTY?: boolean;
   text = '';
   constructor() {
     super({ decodeStrings: false });
@@ -34,17 +35,20 @@ function inProcessEnv(extra: Record<string, string | undefined> = {}): Record<st
   return env;
 }
 
-export async function runInProcess(args: string[], opts: CliOptions = {}): Promise<CliResult> {
-  const stdout = new Collected();
-  const stderr = new Collected();
-  const io: CliIO = {
-    stdout,
-    stderr,
+/** The IO of one in-process run, its output streams typed as what they are. */
+export function testIO(opts: CliOptions = {}): CliIO & { stdout: Collected; stderr: Collected } {
+  return {
+    stdout: new Collected(),
+    stderr: new Collected(),
     stdin: Readable.from(opts.input === undefined ? [] : [Buffer.from(opts.input)]),
     env: inProcessEnv(opts.env),
     cwd: opts.cwd ?? process.cwd(),
     sleep: opts.sleep,
   };
+}
+
+export async function runInProcess(args: string[], opts: CliOptions = {}, io = testIO(opts)): Promise<CliResult> {
+  const { stdout, stderr } = io;
   const timeoutMs = opts.timeoutMs ?? 20_000;
   let guard: NodeJS.Timeout | undefined;
   const hung = new Promise<never>((_ok, fail) => {

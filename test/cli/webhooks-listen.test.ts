@@ -75,6 +75,10 @@ test('listen forwards signed events, survives an emulator restart, logs them for
     assert.match(replay.stdout, new RegExp(`payment\\.completed\\s+${got.delivery}\\s+→ 200`));
     const missing = await cli.run(['webhooks', 'replay', 'ldv_nope', ...target(emu.baseUrl, KEYS.acmeTest)]);
     assert.equal(missing.code, 2);
+    // A target that does not take the replay: the forward is still printed, and the exit code is 1.
+    const refused = await cli.run(['webhooks', 'replay', got.delivery, '--forward', 'http://127.0.0.1:9/webhooks', ...target(emu.baseUrl, KEYS.acmeTest)]);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stdout, new RegExp(`payment\\.completed\\s+${got.delivery}\\s+✗ connection refused`));
   } finally {
     const code = await listen.interrupt();
     await app.close();
