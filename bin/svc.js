@@ -18,5 +18,5 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     }
     throw err;
   }
-  await cli.main(process.argv, version);
+  process.exitCode = await cli.main(process.argv, version);
 }

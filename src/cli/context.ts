@@ -1,33 +1,42 @@
 import { SvcApi } from '../client/api.js';
 import { ControlApi } from '../client/control.js';
 import type { ApiResult } from '../client/http.js';
-import { describeSource, resolveBaseUrl, resolveTarget, type ResolveOptions, type Target } from './config/resolve.js';
+import type { RetryInfo } from '../client/http.js';
+import { describeSource, resolveBaseUrl, resolveTarget, type Target } from './config/resolve.js';
+import type { CliIO, Env } from './io.js';
 import type { CommonFlags } from './options.js';
 import { Output } from './output.js';
 
 // What an API command needs: the resolved target (base URL, key, environment), the typed
-// client, and the output helper carrying the TEST / LIVE marker.
+// client, and the output helper carrying the TEST / LIVE marker — all built from the
+// invocation's IO (its environment and folder, its streams, its retry sleep).
 
 export interface ApiContext {
   target: Target;
   api: SvcApi;
   out: Output;
+  io: CliIO;
   /** Shows the trace id of a finished call on stderr (human mode, --verbose). */
   traced<T>(result: ApiResult<T>): ApiResult<T>;
 }
 
-const onRetry = (info: { attempt: number; waitMs: number; reason: string }) =>
-  process.stderr.write(`retrying in ${(info.waitMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1} of 5): ${info.reason}\n`);
+/** The client options every command shares: each retry said on stderr, and the IO's sleep between attempts. */
+const clientOptions = (flags: CommonFlags, io: CliIO) => ({
+  timeoutMs: flags.timeout,
+  traceId: flags.traceId,
+  onRetry: (info: RetryInfo) => io.stderr.write(`retrying in ${(info.waitMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1} of 5): ${info.reason}\n`),
+  sleep: io.sleep,
+});
 
-export function apiContext(flags: CommonFlags, options: ResolveOptions = {}): ApiContext {
-  const target = resolveTarget(flags, options);
+export function apiContext(flags: CommonFlags, io: CliIO, options: { newProfile?: boolean } = {}): ApiContext {
+  const target = resolveTarget(flags, { ...options, env: io.env, cwd: io.cwd });
   if (target.environment === 'live' && target.apiKeySource !== target.baseUrlSource) {
     // A live key from one place and the host from another: say so, never silently.
-    process.stderr.write(`note: the LIVE key from ${describeSource(target.apiKeySource)} goes to ${target.baseUrl} (from ${describeSource(target.baseUrlSource)}).\n`);
+    io.stderr.write(`note: the LIVE key from ${describeSource(target.apiKeySource)} goes to ${target.baseUrl} (from ${describeSource(target.baseUrlSource)}).\n`);
   }
-  const api = new SvcApi({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: flags.timeout, traceId: flags.traceId, onRetry });
-  const out = new Output(Boolean(flags.json), target.environment, target.baseUrl);
-  return { target, api, out, traced: (r) => traceLine(out, r, flags.verbose) };
+  const api = new SvcApi({ baseUrl: target.baseUrl, apiKey: target.apiKey, ...clientOptions(flags, io) });
+  const out = new Output(io, Boolean(flags.json), target.environment, target.baseUrl);
+  return { target, api, out, io, traced: (r) => traceLine(out, r, flags.verbose) };
 }
 
 /**
@@ -36,8 +45,8 @@ export function apiContext(flags: CommonFlags, options: ResolveOptions = {}): Ap
  * file's checkout_url, or {base_url}/checkout on a loopback host, where the emulator runs);
  * a live host's is not guessed.
  */
-export function checkoutUrl(target: Target): string | undefined {
-  if (process.env.SVC_CHECKOUT_URL) return process.env.SVC_CHECKOUT_URL.replace(/\/+$/, '');
+export function checkoutUrl(target: Target, env: Env): string | undefined {
+  if (env.SVC_CHECKOUT_URL) return env.SVC_CHECKOUT_URL.replace(/\/+$/, '');
   if (target.emulator?.checkout_url && target.baseUrlSource === 'emulator') return target.emulator.checkout_url.replace(/\/+$/, '');
   const host = new URL(target.baseUrl).hostname;
   if (host === '127.0.0.1' || host === 'localhost' || host === '[::1]') return `${target.baseUrl}/checkout`;
@@ -51,10 +60,10 @@ export interface ControlContext {
   traced<T>(result: ApiResult<T>): ApiResult<T>;
 }
 
-export function controlContext(flags: CommonFlags): ControlContext {
-  const { baseUrl } = resolveBaseUrl(flags);
-  const control = new ControlApi({ baseUrl, timeoutMs: flags.timeout, traceId: flags.traceId, onRetry });
-  const out = new Output(Boolean(flags.json), 'emulator');
+export function controlContext(flags: CommonFlags, io: CliIO): ControlContext {
+  const { baseUrl } = resolveBaseUrl(flags, { env: io.env, cwd: io.cwd });
+  const control = new ControlApi({ baseUrl, ...clientOptions(flags, io) });
+  const out = new Output(io, Boolean(flags.json), 'emulator');
   return { baseUrl, control, out, traced: (r) => traceLine(out, r, flags.verbose) };
 }
 

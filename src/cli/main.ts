@@ -1,12 +1,15 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type OutputConfiguration } from 'commander';
 import { EXIT, SilentExit, UsageError } from './errors.js';
 import { COMMANDS, type CommandEntry } from './commands.js';
+import { attachIO, processIO, type CliIO } from './io.js';
+import { hasColour, loadColour } from './output.js';
 import { NOT_AN_EMULATOR, SvcError } from '../client/error.js';
 
 // The svc program. The top level lists every command from a static table (commands.ts); a
 // command's flags are registered only when that command is on the command line, and its work
 // lives in a module imported only when it runs — so `svc --help` loads commander and nothing
-// else, and `svc links get` loads the links command alone.
+// else, and `svc links get` loads the links command alone. Every invocation gets its IO
+// (io.ts): commander's own output (help, usage errors) and every command write through it.
 
 export const TOP_EXAMPLES = [
   'svc emulator start                       # run the emulator here; other commands find it',
@@ -26,8 +29,10 @@ Configuration (first match wins): --api-key/--base-url flags > SVC_API_KEY/SVC_B
 the profile in $XDG_CONFIG_HOME/svc/config.json > an emulator running from ./.svc.
 Exit codes: 0 success · 1 API or network error · 2 usage error.`;
 
-export async function buildProgram(version: string, load: 'all' | string[] = 'all'): Promise<Command> {
+export async function buildProgram(version: string, load: 'all' | string[] = 'all', io: CliIO = processIO()): Promise<Command> {
   const program = new Command('svc')
+    // Before any subcommand is added: each copies its parent's output configuration.
+    .configureOutput(commanderOutput(io))
     .version(version)
     .description('Emulator and CLI for the merchant payments service')
     .showHelpAfterError('(run with --help for usage)')
@@ -37,7 +42,21 @@ export async function buildProgram(version: string, load: 'all' | string[] = 'al
   const wanted = load === 'all' ? COMMANDS : COMMANDS.filter((c) => load.includes(c.name));
   for (const entry of COMMANDS) program.command(entry.name).description(entry.description);
   await Promise.all(wanted.map((entry) => registerEntry(program, entry)));
+  attachIO(program, io);
   return program;
+}
+
+/** Help, --version and usage errors go to the IO's streams, sized (80 columns off a terminal, as commander does) and coloured for them. */
+function commanderOutput(io: CliIO): OutputConfiguration {
+  const width = (stream: CliIO['stdout']) => (stream.isTTY && stream.columns) || 80;
+  return {
+    writeOut: (text: string) => io.stdout.write(text),
+    writeErr: (text: string) => io.stderr.write(text),
+    getOutHelpWidth: () => width(io.stdout),
+    getErrHelpWidth: () => width(io.stderr),
+    getOutHasColors: () => hasColour(io, io.stdout),
+    getErrHasColors: () => hasColour(io, io.stderr),
+  };
 }
 
 async function registerEntry(program: Command, entry: CommandEntry): Promise<void> {
@@ -52,13 +71,17 @@ function commandsOnLine(args: string[]): string[] {
   return words.slice(0, 1);
 }
 
-export async function main(argv: string[], version: string): Promise<void> {
-  quietOnClosedPipe();
+/** Runs one command line; resolves with its exit code (bin/svc.js hands it to the process). */
+export async function main(argv: string[], version: string, io: CliIO = processIO()): Promise<number> {
+  // Only the real process's pipes can close under it (tests' collecting streams never do).
+  if (io.stdout === process.stdout || io.stderr === process.stderr) quietOnClosedPipe();
   try {
-    const program = await buildProgram(version, commandsOnLine(argv.slice(2)));
+    await loadColour(io);
+    const program = await buildProgram(version, commandsOnLine(argv.slice(2)), io);
     await program.parseAsync(argv);
+    return EXIT.ok;
   } catch (err) {
-    process.exitCode = exitCodeFor(err, argv.slice(2).includes('--json'));
+    return exitCodeFor(err, argv.slice(2).includes('--json'), io);
   }
 }
 
@@ -76,7 +99,7 @@ function quietOnClosedPipe(): void {
   }
 }
 
-function exitCodeFor(err: unknown, json: boolean): number {
+function exitCodeFor(err: unknown, json: boolean, io: CliIO): number {
   if (err instanceof CommanderError) {
     // --help and --version exit through here with code 0; commander already printed the rest.
     return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
@@ -89,14 +112,14 @@ function exitCodeFor(err: unknown, json: boolean): number {
   const traceId = err instanceof SvcError ? err.trace_id : null;
   if (json) {
     // Scripts read one JSON object from stderr; stdout stays empty.
-    process.stderr.write(`${JSON.stringify({ error: { code, message, trace_id: traceId } })}\n`);
+    io.stderr.write(`${JSON.stringify({ error: { code, message, trace_id: traceId } })}\n`);
   } else if (usage) {
-    process.stderr.write(`error: ${message}\n`);
+    io.stderr.write(`error: ${message}\n`);
   } else if (err instanceof SvcError) {
     const status = err.status ? ` (HTTP ${err.status})` : '';
-    process.stderr.write(`error: ${err.code}${status}: ${message}\n${traceId ? `  trace id: ${traceId}\n` : ''}`);
+    io.stderr.write(`error: ${err.code}${status}: ${message}\n${traceId ? `  trace id: ${traceId}\n` : ''}`);
   } else {
-    process.stderr.write(`error: ${message}\n`);
+    io.stderr.write(`error: ${message}\n`);
   }
   return usage ? EXIT.usage : EXIT.api;
 }

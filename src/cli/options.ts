@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ioOf, type CliIO } from './io.js';
 import { intFlag } from './parse.js';
 
 // The flags shared by commands, added by one helper each so every command spells them the
@@ -52,11 +53,12 @@ export function examples(cmd: Command, lines: string[]): Command {
   return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}`);
 }
 
-type Run = (args: string[], flags: any, cmd: Command) => Promise<void>;
+type Run = (args: string[], flags: any, io: CliIO, cmd: Command) => Promise<void>;
 
 /**
  * Commander action that imports the command's module only when it runs, then calls its
- * `run` (or the export named `fn`) with the positional arguments, the flags and the command.
+ * `run` (or the export named `fn`) with the positional arguments, the flags, the invocation's
+ * IO and the command.
  */
 export function lazy<M>(load: () => Promise<M>, fn: keyof M & string = 'run' as keyof M & string) {
   return async (...args: unknown[]) => {
@@ -64,6 +66,6 @@ export function lazy<M>(load: () => Promise<M>, fn: keyof M & string = 'run' as 
     const flags = cmd.opts();
     const positional = args.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a : [a])) as string[];
     const mod = await load();
-    await (mod[fn] as unknown as Run)(positional, flags, cmd);
+    await (mod[fn] as unknown as Run)(positional, flags, ioOf(cmd), cmd);
   };
 }

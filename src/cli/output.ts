@@ -1,14 +1,16 @@
 import type { ChalkInstance } from 'chalk';
+import type { CliIO, OutStream } from './io.js';
 
 // One output helper for every command. Data goes to stdout, status to stderr.
 //   --json  → the API's `data`, exactly, as one JSON document; nothing else on stdout.
 //   human   → a TEST / LIVE marker, then a key-value block or a table.
-// Colour only when the stream is a terminal and NO_COLOR is unset.
+// Colour only when the stream is a terminal and NO_COLOR is unset — decided for each IO, so
+// a command run with collecting streams (tests) is never coloured by the real terminal.
 
 export type Environment = 'test' | 'live';
 export type Marker = Environment | 'emulator' | undefined;
 
-const colourLevel = (stream: NodeJS.WriteStream) => (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') || !stream.isTTY ? 0 : 1;
+const wantsColour = (io: CliIO, stream: OutStream) => !(io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') && Boolean(stream.isTTY);
 
 /**
  * Without a terminal (scripts, pipes, the cold-start bench) chalk is not even loaded: a
@@ -17,38 +19,58 @@ const colourLevel = (stream: NodeJS.WriteStream) => (process.env.NO_COLOR !== un
 const plainStyle: ChalkInstance = new Proxy(((...text: unknown[]) => text.join(' ')) as unknown as ChalkInstance, {
   get: (target, prop) => (prop === 'level' ? 0 : prop in Function.prototype ? Reflect.get(target, prop) : plainStyle),
 });
-const { Chalk } = colourLevel(process.stdout) || colourLevel(process.stderr) ? await import('chalk') : { Chalk: undefined };
-const styleFor = (stream: NodeJS.WriteStream): ChalkInstance => (Chalk && colourLevel(stream) ? new Chalk({ level: 1 }) : plainStyle);
+
+/** chalk's constructor, once an IO that colours has loaded it (the module, not a decision: that stays per IO). */
+let Chalk: typeof import('chalk').Chalk | undefined;
+
+/** Loads chalk when `io` will colour something; main() awaits this before any command runs. */
+export async function loadColour(io: CliIO): Promise<void> {
+  if (!Chalk && (wantsColour(io, io.stdout) || wantsColour(io, io.stderr))) ({ Chalk } = await import('chalk'));
+}
+
+/** Whether `stream` of `io` gets colour (commander's help asks too). */
+export const hasColour = (io: CliIO, stream: OutStream): boolean => Chalk !== undefined && wantsColour(io, stream);
+
+const styleFor = (io: CliIO, stream: OutStream): ChalkInstance => (Chalk && wantsColour(io, stream) ? new Chalk({ level: 1 }) : plainStyle);
 
 export class Output {
   /** Colours for stdout and for stderr. */
-  readonly c: ChalkInstance = styleFor(process.stdout);
-  readonly e: ChalkInstance = styleFor(process.stderr);
+  readonly c: ChalkInstance;
+  readonly e: ChalkInstance;
 
   constructor(
+    readonly io: CliIO,
     readonly json: boolean,
     readonly marker?: Marker,
     /** Shown beside the LIVE marker: live output always says which host it came from. */
     readonly host?: string,
-  ) {}
+  ) {
+    this.c = styleFor(io, io.stdout);
+    this.e = styleFor(io, io.stderr);
+  }
 
   /** The command's result: JSON data, or the human rendering under the marker line. */
   result(data: unknown, title: string, render: () => string[]): void {
     if (this.json) {
-      process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+      this.io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
       return;
     }
-    process.stdout.write(`${[this.heading(title), ...render()].join('\n')}\n`);
+    this.io.stdout.write(`${[this.heading(title), ...render()].join('\n')}\n`);
   }
 
   /** Human-only lines (a stream, a progress summary); ignored under --json. */
   lines(lines: string[]): void {
-    if (!this.json) process.stdout.write(`${lines.join('\n')}\n`);
+    if (!this.json) this.io.stdout.write(`${lines.join('\n')}\n`);
+  }
+
+  /** One line on stdout in either mode: a command's own format (a JSON line of a stream, a value alone). */
+  print(line: string): void {
+    this.io.stdout.write(`${line}\n`);
   }
 
   /** A status message on stderr (never mixes with --json data). */
   status(message: string): void {
-    process.stderr.write(`${message}\n`);
+    this.io.stderr.write(`${message}\n`);
   }
 
   heading(title: string): string {

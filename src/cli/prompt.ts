@@ -1,8 +1,10 @@
 import { SilentExit, UsageError } from './errors.js';
+import type { CliIO } from './io.js';
 
-// Every prompt goes through here. A prompt is shown only on a terminal (stdin and stderr are
-// TTYs — prompts write to stderr, so `--json | jq` still works), and never with --no-input or
-// CI=true. Otherwise a missing value is a usage error that names the flag to pass instead.
+// Every prompt goes through here. A prompt is shown only on a terminal (the IO's stdin and
+// stderr are TTYs — prompts write to stderr, so `--json | jq` still works), and never with
+// --no-input or CI=true. Otherwise a missing value is a usage error that names the flag to
+// pass instead.
 
 export interface PromptFlags {
   /** false under --no-input (commander's negatable option). */
@@ -11,44 +13,44 @@ export interface PromptFlags {
 
 export const EXIT_INTERRUPTED = 130;
 
-export function canPrompt(flags: PromptFlags): boolean {
+export function canPrompt(io: CliIO, flags: PromptFlags): boolean {
   if (flags.input === false) return false;
-  if (process.env.CI === 'true' || process.env.CI === '1') return false;
-  return Boolean(process.stdin.isTTY && process.stderr.isTTY);
+  if (io.env.CI === 'true' || io.env.CI === '1') return false;
+  return Boolean(io.stdin.isTTY && io.stderr.isTTY);
 }
 
-export function requirePrompt(flags: PromptFlags, flag: string, what: string): void {
-  if (!canPrompt(flags)) throw new UsageError(`missing ${flag}: ${what} (no terminal to ask on${flags.input === false ? ', --no-input' : ''}).`);
+export function requirePrompt(io: CliIO, flags: PromptFlags, flag: string, what: string): void {
+  if (!canPrompt(io, flags)) throw new UsageError(`missing ${flag}: ${what} (no terminal to ask on${flags.input === false ? ', --no-input' : ''}).`);
 }
 
-const context = () => ({ input: process.stdin, output: process.stderr });
+const context = (io: CliIO) => ({ input: io.stdin, output: io.stderr });
 
 /** A visible value (an OTP, a name). */
-export async function askText(flags: PromptFlags, flag: string, message: string, validate?: (v: string) => true | string): Promise<string> {
-  requirePrompt(flags, flag, message);
+export async function askText(io: CliIO, flags: PromptFlags, flag: string, message: string, validate?: (v: string) => true | string): Promise<string> {
+  requirePrompt(io, flags, flag, message);
   const { input } = await import('@inquirer/prompts');
-  return interruptible(() => input({ message, validate: validate ?? ((v) => (v.trim() ? true : 'required')) }, context()));
+  return interruptible(io, () => input({ message, validate: validate ?? ((v) => (v.trim() ? true : 'required')) }, context(io)));
 }
 
 /** A masked value (a PIN). */
-export async function askSecret(flags: PromptFlags, flag: string, message: string): Promise<string> {
-  requirePrompt(flags, flag, message);
+export async function askSecret(io: CliIO, flags: PromptFlags, flag: string, message: string): Promise<string> {
+  requirePrompt(io, flags, flag, message);
   const { password } = await import('@inquirer/prompts');
-  return interruptible(() => password({ message, mask: '*', validate: (v) => (v ? true : 'required') }, context()));
+  return interruptible(io, () => password({ message, mask: '*', validate: (v) => (v ? true : 'required') }, context(io)));
 }
 
 /**
  * A command that moves money with a live key asks first. --yes answers for scripts; without a
  * terminal and without --yes the command is refused (exit 2) rather than run unconfirmed.
  */
-export async function confirmLive(flags: PromptFlags & { yes?: boolean }, target: { environment: 'test' | 'live'; baseUrl: string }, action: string): Promise<void> {
+export async function confirmLive(io: CliIO, flags: PromptFlags & { yes?: boolean }, target: { environment: 'test' | 'live'; baseUrl: string }, action: string): Promise<void> {
   if (target.environment !== 'live' || flags.yes) return;
   // The host is named: a live key must never go somewhere the user did not mean.
-  if (!canPrompt(flags)) throw new UsageError(`refusing to ${action} on ${target.baseUrl} with a LIVE key without confirmation: pass --yes.`);
+  if (!canPrompt(io, flags)) throw new UsageError(`refusing to ${action} on ${target.baseUrl} with a LIVE key without confirmation: pass --yes.`);
   const { confirm } = await import('@inquirer/prompts');
-  const ok = await interruptible(() => confirm({ message: `LIVE key on ${target.baseUrl}: ${action}?`, default: false }, context()));
+  const ok = await interruptible(io, () => confirm({ message: `LIVE key on ${target.baseUrl}: ${action}?`, default: false }, context(io)));
   if (!ok) {
-    process.stderr.write('cancelled.\n');
+    io.stderr.write('cancelled.\n');
     throw new SilentExit(EXIT_INTERRUPTED);
   }
 }
@@ -59,6 +61,7 @@ export async function confirmLive(flags: PromptFlags & { yes?: boolean }, target
  * by flag is tried once: a script gets the error.
  */
 export async function askUntilAccepted<T>(
+  io: CliIO,
   flags: PromptFlags,
   given: string | undefined,
   ask: () => Promise<string>,
@@ -72,19 +75,19 @@ export async function askUntilAccepted<T>(
       return await attempt(value);
     } catch (err) {
       const code = (err as { code?: string }).code;
-      if (!wrongCodes.includes(code ?? '') || !canPrompt(flags)) throw err;
-      process.stderr.write(`${(err as Error).message}\n`);
+      if (!wrongCodes.includes(code ?? '') || !canPrompt(io, flags)) throw err;
+      io.stderr.write(`${(err as Error).message}\n`);
     }
   }
 }
 
-async function interruptible<T>(ask: () => Promise<T>): Promise<T> {
+async function interruptible<T>(io: CliIO, ask: () => Promise<T>): Promise<T> {
   try {
     return await ask();
   } catch (err) {
     // Ctrl-C inside a prompt: stop without a stack trace.
     if ((err as Error).name === 'ExitPromptError' || (err as Error).name === 'AbortPromptError') {
-      process.stderr.write('\ncancelled.\n');
+      io.stderr.write('\ncancelled.\n');
       throw new SilentExit(EXIT_INTERRUPTED);
     }
     throw err;

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { KEYS, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
-import { cliHome, runCli } from './cli.js';
+import { cliHome, familySmokeTest, runCli } from './cli.js';
 
 // The config file (0700 dir, 0600 file) and its commands; keys masked; login checks the key
-// with a read call before saving it.
+// with a read call before saving it. In-process, but for one smoke test each of config and login.
 
 let emu: TestEmulator;
 
@@ -17,7 +17,7 @@ after(() => emu.stop());
 
 test('config set/get/list/use: file created 0600 in $XDG_CONFIG_HOME/svc, keys masked everywhere', async () => {
   const home = cliHome();
-  assert.equal((await home.run(['config', 'set', 'api_key', KEYS.acmeLive, '--profile', 'live'])).code, 0);
+  assert.equal((await home.run(['config', 'set', 'api_key', KEYS.acmeLive, '--profile', 'live'], familySmokeTest)).code, 0);
   assert.equal((await home.run(['config', 'set', 'base_url', 'https://pay.example.com/', '--profile', 'live'])).code, 0);
   const path = join(home.configHome, 'svc', 'config.json');
   assert.equal(statSync(path).mode & 0o777, 0o600);
@@ -56,7 +56,7 @@ test('login validates the key with a read call before saving it', async () => {
   assert.equal((await home.run(['config', 'list', '--json'])).json().profiles.default, undefined, 'nothing saved');
 
   // --profile names a profile that does not exist yet: login creates it.
-  const created = await home.run(['login', '--api-key', KEYS.acmeTest, '--base-url', emu.baseUrl, '--profile', 'dev', '--json']);
+  const created = await home.run(['login', '--api-key', KEYS.acmeTest, '--base-url', emu.baseUrl, '--profile', 'dev', '--json'], familySmokeTest);
   assert.equal(created.code, 0, created.stderr);
   assert.deepEqual(created.json(), {
     profile: 'dev',

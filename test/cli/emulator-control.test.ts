@@ -1,16 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS } from '../helpers/emulator.js';
-import { cliSession } from './cli.js';
+import { cliSession, familySmokeTest } from './cli.js';
 
-// `svc emulator …` read and clock commands through the built binary: status, keys (masked),
+// `svc emulator …` read and clock commands (in-process): status, keys (masked),
 // users, metrics, clock, events, deliveries, the OTP inbox. Dashboard actions: emulator-dashboard.
 
 const cli = cliSession();
 const { ctl, control } = cli;
 
 test('status, keys (masked for people, exact under --json), users, metrics', async () => {
-  const status = await ctl(['status']);
+  const status = await ctl(['status'], undefined, familySmokeTest);
   assert.equal(status.code, 0, status.stderr);
   assert.match(status.stdout, /^\[EMULATOR\] Emulator at http/);
   const keys = await ctl(['keys']);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { KEYS } from '../helpers/emulator.js';
 import { cliSession } from './cli.js';
 
-// `svc emulator wallets|gift-card-wallets|fleet-cards …` through the built binary, checked
+// `svc emulator wallets|gift-card-wallets|fleet-cards …` (in-process), checked
 // against the control API and then used by the redemption commands. The merchant comes from the key.
 
 const cli = cliSession();

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliSession, target } from './cli.js';
+import { cliSession, recordedWaits, target } from './cli.js';
 import { KEYS, tempDir } from '../helpers/emulator.js';
 import { startSvc } from '../helpers/svc-process.js';
 
-// `svc emulator faults …` through the built binary, and the svc client proving the spec's
+// `svc emulator faults …` (in-process), and the svc client proving the spec's
 // retry guidance against the emulator's own faults: a lost answer recovered by an idempotent
 // replay (exactly one link), and a persistent 503 given up after 5 attempts.
 
@@ -20,9 +20,11 @@ test('an after-commit 502 once: `svc links create` succeeds, says it was recover
   assert.equal(added.code, 0, added.stderr);
   assert.equal(added.json().after_commit, true);
   const before = await links();
-  const r = await s.svc(['links', 'create', '--amount', '500', '--currency', 'USD', '--title', 'Lost answer', '--json']);
+  const waits = recordedWaits();
+  const r = await s.svc(['links', 'create', '--amount', '500', '--currency', 'USD', '--title', 'Lost answer', '--json'], undefined, { sleep: waits.sleep });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /retrying in 0\.5 s \(attempt 2 of 5\): 502 BAD_GATEWAY/);
+  assert.deepEqual(waits.waits, [500], 'the first backoff, recorded rather than waited');
   assert.match(r.stderr, /recovered by an idempotent replay: attempt 2 reused the idempotency key and got the original answer/);
   assert.equal(await links(), before + 1, 'exactly one link');
   assert.equal(r.json().title, 'Lost answer');
@@ -33,9 +35,11 @@ test('an after-commit 502 once: `svc links create` succeeds, says it was recover
 test('a 503 five times: the client gives up after the spec’s 5 attempts, exit 1, and says so', async () => {
   await s.ctl(['faults', 'clear']);
   assert.equal((await s.ctl(['faults', 'add', '--route', 'GET /v1/api/payments', '--status', '503', '--times', '5', '--retry-after', '0'])).code, 0);
-  const r = await s.svc(['payments', 'list']);
+  const waits = recordedWaits();
+  const r = await s.svc(['payments', 'list'], undefined, { sleep: waits.sleep });
   assert.equal(r.code, 1);
   assert.equal(r.stderr.match(/retrying in/g)?.length, 4);
+  assert.deepEqual(waits.waits, [0, 0, 0, 0], "the fault's Retry-After: 0 replaces the backoff");
   assert.match(r.stderr, /error: SERVICE_UNAVAILABLE \(HTTP 503\): Injected fault flt_\w+: .* \(gave up after 5 attempts with the same idempotency key, as the spec advises\)/);
   assert.deepEqual((await s.ctl(['faults', 'list', '--json'])).json().faults, [], 'all five spent');
   assert.equal((await s.svc(['payments', 'list'])).code, 0);
@@ -95,7 +99,8 @@ test('start --faults FILE starts with the faults in force; a bad file is exit 2 
 
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, JSON.stringify({ faults: [{ route: 'GET /v1/api/payments', kind: 'status' }] }));
-  const refused = await s.run(['emulator', 'start', '--port', '0', '--data-dir', join(dir, 'data2'), '--faults', bad]);
+  // Binary: start owns its process (signal handlers, process.exit); a refused start must leave it cleanly.
+  const refused = await s.run(['emulator', 'start', '--port', '0', '--data-dir', join(dir, 'data2'), '--faults', bad], { binary: true });
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /--faults: .*bad\.json: faults\.0\.status: kind status needs a status/);
 });

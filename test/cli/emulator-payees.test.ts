@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { KEYS } from '../helpers/emulator.js';
 import { cliSession } from './cli.js';
 
-// `svc emulator payees …` through the built binary, checked against the control API and then
+// `svc emulator payees …` (in-process), checked against the control API and then
 // used by `payouts create`. The merchant comes from the key.
 
 const cli = cliSession();

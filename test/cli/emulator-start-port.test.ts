@@ -17,7 +17,8 @@ test('emulator start on a taken port: names the port, suggests --port 0, leaves 
   const port = (holder.address() as { port: number }).port;
   const dataDir = tempDir('svc-cli-port-');
   try {
-    const r = await runCli(['emulator', 'start', '--port', String(port), '--data-dir', dataDir, '--quiet']);
+    // Binary: start owns its process (signal handlers, process.exit); a failed start must end it cleanly.
+    const r = await runCli(['emulator', 'start', '--port', String(port), '--data-dir', dataDir, '--quiet'], { binary: true });
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, new RegExp(`error: port ${port} is already in use on 127\\.0\\.0\\.1 .*--port 0 for any free port`));
     assert.doesNotMatch(r.stderr, /listen EADDRINUSE|\n\s+at /, 'no raw error or stack');

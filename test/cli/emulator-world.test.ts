@@ -6,8 +6,9 @@ import { cliHome, target } from './cli.js';
 import { KEYS, tempDir } from '../helpers/emulator.js';
 import { startSvc } from '../helpers/svc-process.js';
 
-// `svc emulator reset | snapshot | stop | exec | fixtures validate`, through the built binary
-// against a real `svc emulator start` process.
+// `svc emulator reset | snapshot | stop | exec | fixtures validate` against a real `svc
+// emulator start` process. The commands run in-process, except exec and start: they own the
+// process they run in, so they run as the built binary.
 
 const home = cliHome();
 
@@ -81,7 +82,8 @@ test('exec: the command gets the emulator in its environment and exec exits with
      console.log(JSON.stringify({ status: r.status, live: process.env.SVC_LIVE_API_KEY.slice(0, 9), checkout: process.env.SVC_CHECKOUT_URL, dir: process.env.SVC_DATA_DIR }));
      process.exit(3);`,
   );
-  const r = await home.run(['emulator', 'exec', '--', process.execPath, script], { cwd });
+  // Binary: exec owns its process (the command inherits its stdio; exec exits with its code).
+  const r = await home.run(['emulator', 'exec', '--', process.execPath, script], { cwd, binary: true });
   assert.equal(r.code, 3, r.stderr);
   const seen = JSON.parse(r.stdout);
   assert.equal(seen.status, 201);
@@ -91,7 +93,8 @@ test('exec: the command gets the emulator in its environment and exec exits with
 });
 
 test('exec: a command that cannot run is exit 127 with its name; the emulator is stopped', async () => {
-  const r = await home.run(['emulator', 'exec', '--', 'svc-no-such-command-here']);
+  // Binary: exec owns its process (it exits with 127 itself).
+  const r = await home.run(['emulator', 'exec', '--', 'svc-no-such-command-here'], { binary: true });
   assert.equal(r.code, 127);
   assert.match(r.stderr, /cannot run "svc-no-such-command-here": no such command/);
 });
@@ -105,7 +108,8 @@ test('exec --export-on-exit writes the world; start --import starts from it', as
     `const r = await fetch(process.env.SVC_BASE_URL + '/v1/api/payment-links', { method: 'POST', headers: { authorization: 'Bearer ' + process.env.SVC_API_KEY, 'content-type': 'application/json', 'x-idempotency-key': crypto.randomUUID() }, body: JSON.stringify({ title: 'kept', amount: 100, currency: 'USD' }) });
      console.log((await r.json()).data.id);`,
   );
-  const r = await home.run(['emulator', 'exec', '--export-on-exit', out, '--', process.execPath, script], { cwd });
+  // Binary: exec owns its process (the command inherits its stdio; exec exits with its code).
+  const r = await home.run(['emulator', 'exec', '--export-on-exit', out, '--', process.execPath, script], { cwd, binary: true });
   assert.equal(r.code, 0, r.stderr);
   const id = r.stdout.trim();
   assert.ok(JSON.parse(readFileSync(join(out, 'world.json'), 'utf8')).collections.payment_links.some((l: { id: string }) => l.id === id));
@@ -125,7 +129,8 @@ test('start --import of a folder without a world is exit 2 naming the file, and 
   const dataDir = tempDir('svc-import-');
   const missing = join(tempDir('svc-export-'), 'nothing');
   mkdirSync(missing);
-  const r = await home.run(['emulator', 'start', '--port', '0', '--data-dir', dataDir, '--import', missing]);
+  // Binary: start owns its process (signal handlers, process.exit); a refused start must leave it cleanly.
+  const r = await home.run(['emulator', 'start', '--port', '0', '--data-dir', dataDir, '--import', missing], { binary: true });
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--import: cannot read .*world\.json \(ENOENT\)/);
   assert.equal(existsSync(join(dataDir, 'store.lock')), false);

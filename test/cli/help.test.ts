@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/main.js';
 import { tempDir } from '../helpers/emulator.js';
-import { cliHome } from './cli.js';
+import { cliHome, familySmokeTest } from './cli.js';
 
 // Every command has --help with examples; completion scripts complete. (That the client and the
 // emulator share one route table is test/architecture.test.ts's.)
@@ -48,7 +48,7 @@ test('every command has a description and --help with examples', async () => {
   }
 });
 
-test('--help through the binary: exit 0 at every level; no command is a usage error (exit 2)', async () => {
+test('--help: exit 0 at every level, on stdout; no command is a usage error (exit 2)', async () => {
   for (const args of [['--help'], ['links', '--help'], ['webhooks', 'listen', '--help'], ['emulator', 'payees', 'approve', '--help'], ['help', 'payroll']]) {
     const r = await cli.run(args);
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
@@ -56,10 +56,22 @@ test('--help through the binary: exit 0 at every level; no command is a usage er
   }
   const top = await cli.run(['--help']);
   assert.match(top.stdout, /Exit codes: 0 success · 1 API or network error · 2 usage error/);
+  // In-process, --version is answered by main (commander); the binary's own fast path is tested below.
   const version = await cli.run(['--version']);
   assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
   const bare = await cli.run(['links']);
   assert.equal(bare.code, 2);
+  assert.match(bare.stderr, /Usage: svc links/, 'the usage goes to stderr');
+});
+
+test('the built binary: --version from its own fast path, --help from main', async () => {
+  // Binary: bin/svc.js answers a lone --version itself, before main.js is even imported.
+  const version = await cli.run(['--version'], { binary: true });
+  assert.equal(version.code, 0, version.stderr);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+  const top = await cli.run(['--help'], familySmokeTest);
+  assert.equal(top.code, 0, top.stderr);
+  assert.match(top.stdout, /^Usage: svc /);
 });
 
 test('svc completion bash completes commands, subcommands and flags', async () => {
@@ -77,6 +89,6 @@ test('svc completion bash completes commands, subcommands and flags', async () =
   assert.deepEqual(complete(['svc', 'links', '']).slice(0, 3), ['create', 'get', 'simulate']);
   assert.ok(complete(['svc', 'links', 'create', '--ti']).includes('--title'));
   assert.deepEqual(complete(['svc', 'emulator', 'clock', 'adv']), ['advance']);
-  const zsh = await cli.run(['completion', 'zsh']);
+  const zsh = await cli.run(['completion', 'zsh'], familySmokeTest);
   assert.match(zsh.stdout, /^#compdef svc\nautoload -U \+X bashcompinit/);
 });

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS } from '../helpers/emulator.js';
-import { cliSession } from './cli.js';
+import { cliSession, familySmokeTest } from './cli.js';
 
-// links create|get|simulate through the built binary: --json is exactly the API's data (compared
+// links create|get|simulate (in-process): --json is exactly the API's data (compared
 // with a direct read), human output carries the TEST marker, a failed payment is exit 0 unless
 // --fail-on-failed; usage errors exit 2.
 
@@ -11,7 +11,7 @@ const cli = cliSession();
 const { svc } = cli;
 
 test('links create --json prints the link exactly as the API returns it; get by id and by code agree', async () => {
-  const created = await svc(['links', 'create', '--title', 'Coffee beans', '--amount', '1200', '--currency', 'USD', '--methods', 'card,momo', '--metadata', '{"order":"o-1"}', '--json']);
+  const created = await svc(['links', 'create', '--title', 'Coffee beans', '--amount', '1200', '--currency', 'USD', '--methods', 'card,momo', '--metadata', '{"order":"o-1"}', '--json'], undefined, familySmokeTest);
   assert.equal(created.code, 0, created.stderr);
   const link = created.json();
   assert.equal(created.stdout.trim().split('\n')[0], '{', 'one JSON document and nothing before it');

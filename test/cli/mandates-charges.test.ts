@@ -1,22 +1,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS } from '../helpers/emulator.js';
-import { cliSession } from './cli.js';
+import { cliSession, familySmokeTest } from './cli.js';
 
-// mandates create|get|revoke and charges create through the built binary, and the live-key
+// mandates create|get|revoke and charges create (in-process), and the live-key
 // confirmation of every money-moving command.
 
 const cli = cliSession();
 const { svc } = cli;
 
 test('mandates create/get/revoke and charges create (completed, failed = exit 0, --fail-on-failed = exit 1)', async () => {
-  const created = await svc(['mandates', 'create', '--rail', 'card', '--customer-ref', 'cus_42', '--currency', 'USD', '--max-amount', '5000', '--json']);
+  const created = await svc(['mandates', 'create', '--rail', 'card', '--customer-ref', 'cus_42', '--currency', 'USD', '--max-amount', '5000', '--json'], undefined, familySmokeTest);
   assert.equal(created.code, 0, created.stderr);
   const { mandate } = created.json();
   assert.equal(mandate.status, 'active');
   assert.deepEqual((await svc(['mandates', 'get', mandate.id, '--json'])).json(), (await cli.emu.request('GET', `/v1/api/mandates/${mandate.id}`)).json.data);
 
-  const charge = await svc(['charges', 'create', '--mandate', mandate.id, '--amount', '1500', '--currency', 'USD', '--idempotency-key', 'cycle-2026-11', '--json']);
+  const charge = await svc(['charges', 'create', '--mandate', mandate.id, '--amount', '1500', '--currency', 'USD', '--idempotency-key', 'cycle-2026-11', '--json'], undefined, familySmokeTest);
   assert.equal(charge.code, 0, charge.stderr);
   const payment = charge.json();
   assert.equal(payment.status, 'completed');

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS } from '../helpers/emulator.js';
-import { cliSession } from './cli.js';
+import { cliSession, familySmokeTest } from './cli.js';
 
-// payments get|list|summary through the built binary: --json is exactly the API's data, --all
+// payments get|list|summary (in-process): --json is exactly the API's data, --all
 // follows the cursor, API errors go to stderr with exit 1.
 
 const cli = cliSession();
@@ -12,7 +12,7 @@ const { svc } = cli;
 test('payments list pages with --before; --all follows next_before through every page', async () => {
   const link = (await svc(['links', 'create', '--title', 'Many', '--json'])).json();
   for (let i = 0; i < 5; i++) await cli.emu.request('POST', `/v1/api/payment-links/${link.id}/simulate`, { body: { amount: 100 + i } });
-  const page = await svc(['payments', 'list', '--limit', '2', '--json']);
+  const page = await svc(['payments', 'list', '--limit', '2', '--json'], undefined, familySmokeTest);
   const first = page.json();
   assert.equal(first.payments.length, 2);
   assert.ok(first.next_before);

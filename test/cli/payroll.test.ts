@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/emulator.js';
-import { cliSession } from './cli.js';
+import { cliSession, familySmokeTest } from './cli.js';
 
-// payroll create|get|approve without a terminal: files checked locally, the PIN from --pin.
+// payroll create|get|approve without a terminal (in-process): files checked locally, the PIN from --pin.
 
 const cli = cliSession();
 const { svc } = cli;
@@ -14,7 +14,7 @@ const dir = tempDir('svc-cli-files-');
 test('payroll create from CSV (quoted cells), approve --pin, get: partial run with the unmatched line', async () => {
   const csv = join(dir, 'november.csv');
   writeFileSync(csv, 'external_ref,payee_phone,amount_cents,label\r\nE-1,+231770000201,1000,Mary\r\n"E-2",+231770000999,500,"Nobody, really"\r\n');
-  const created = await svc(['payroll', 'create', '--file', csv, '--currency', 'USD', '--note', 'November', '--json']);
+  const created = await svc(['payroll', 'create', '--file', csv, '--currency', 'USD', '--note', 'November', '--json'], undefined, familySmokeTest);
   assert.equal(created.code, 0, created.stderr);
   const { run, payments, approval_url } = created.json();
   assert.equal(run.status, 'pending_approval');

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { backoffMs, isRetryableNetworkCode, isRetryableStatus, MAX_ATTEMPTS, retryAfterMs } from '../../src/client/retry.js';
 
-// The retry policy as data (the binary's behaviour is proven against a fault-injecting server
+// The retry policy as data (the CLI's behaviour is proven against a fault-injecting server
 // in retry.test.ts): the spec's numbers, and how Retry-After is read.
 
 test('backoff: 500 ms doubling, capped at 30 s; 5 attempts in all', () => {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cliSession } from './cli.js';
+import { cliSession, familySmokeTest } from './cli.js';
 
-// sub-merchants start|create|list without a terminal: the OTP comes from a flag, and a missing
+// sub-merchants start|create|list without a terminal (in-process): the OTP comes from a flag, and a missing
 // one is a usage error naming --otp, before anything is sent.
 
 const cli = cliSession();
@@ -17,7 +17,7 @@ test('sub-merchants: create without --otp and without a terminal is refused befo
 });
 
 test('sub-merchants: start, read the OTP from the emulator, create --otp, list', async () => {
-  const started = await svc(['sub-merchants', 'start', '--phone', '+231770000201', '--json']);
+  const started = await svc(['sub-merchants', 'start', '--phone', '+231770000201', '--json'], undefined, familySmokeTest);
   assert.equal(started.code, 0, started.stderr);
   assert.match(started.json().masked_phone, /0201$/);
   const otp = await cli.run(['emulator', 'otp', '+231770000201', '--json', '--base-url', cli.emu.baseUrl]);

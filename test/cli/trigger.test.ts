@@ -1,16 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS } from '../helpers/emulator.js';
-import { cliSession, target } from './cli.js';
+import { cliSession, familySmokeTest, target } from './cli.js';
 
-// `svc trigger <event>`: the event comes from ordinary calls (a simulated link payment, an
+// `svc trigger <event>` (in-process): the event comes from ordinary calls (a simulated link payment, an
 // approved payroll run), so it is the real one; test keys only.
 
 const cli = cliSession();
 const { svc } = cli;
 
 test('trigger payment.completed / payment.failed: a link and a simulated payment, with its event', async () => {
-  const ok = await svc(['trigger', 'payment.completed', '--amount', '2500', '--method', 'wallet', '--json']);
+  const ok = await svc(['trigger', 'payment.completed', '--amount', '2500', '--method', 'wallet', '--json'], undefined, familySmokeTest);
   assert.equal(ok.code, 0, ok.stderr);
   const payment = ok.json();
   assert.deepEqual([payment.status, payment.amount, payment.payment_method], ['completed', 2500, 'wallet']);

@@ -10,7 +10,9 @@ import { until } from './webhook-receiver.js';
 // listen / tail when things go wrong: the emulator stays down for many reconnects (no listener
 // leak), a bad --events name or an unreachable emulator fails before "Ready", a forward target
 // that refuses connections is reported at once, an emulator restarted on another port is
-// followed through its discovery file.
+// followed through its discovery file. listen and tail that keep running are the binary
+// (startCli: they stop on the process's SIGINT, and the listener-leak check reads the process's
+// own warnings); the failures that end at once run in-process.
 
 const cli = cliHome();
 const env = { HOME: cli.home, XDG_CONFIG_HOME: cli.configHome };

@@ -9,6 +9,8 @@ import { merchantReceiver, until } from './webhook-receiver.js';
 // `svc webhooks listen` end to end: the emulator's stream → a real local server that checks
 // the signature itself; a restart of the emulator (same data dir and port) is survived and
 // reported; every forward is logged and `replay` sends it again with the same Svc-Delivery.
+// listen runs as the binary (startCli: it runs until the process's SIGINT); replay and the
+// failures that end at once run in-process.
 
 const cli = cliHome();
 const dataDir = tempDir('svc-cli-listen-');
@@ -73,6 +75,10 @@ test('listen forwards signed events, survives an emulator restart, logs them for
     assert.match(replay.stdout, new RegExp(`payment\\.completed\\s+${got.delivery}\\s+→ 200`));
     const missing = await cli.run(['webhooks', 'replay', 'ldv_nope', ...target(emu.baseUrl, KEYS.acmeTest)]);
     assert.equal(missing.code, 2);
+    // A target that does not take the replay: the forward is still printed, and the exit code is 1.
+    const refused = await cli.run(['webhooks', 'replay', got.delivery, '--forward', 'http://127.0.0.1:9/webhooks', ...target(emu.baseUrl, KEYS.acmeTest)]);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stdout, new RegExp(`payment\\.completed\\s+${got.delivery}\\s+✗ connection refused`));
   } finally {
     const code = await listen.interrupt();
     await app.close();

@@ -8,7 +8,9 @@ import { cliSession, startCli, target } from './cli.js';
 import { hmacHeader, merchantReceiver, until } from './webhook-receiver.js';
 
 // verify against vectors computed here with node:crypto; the live-host receiver (--port);
-// tail; endpoints create/list/delete; the emulator's delivery log and redelivery.
+// tail; endpoints create/list/delete; the emulator's delivery log and redelivery. Commands run
+// in-process; listen --port and tail run as the binary (startCli): they run until the
+// process's SIGINT.
 
 const cli = cliSession({ clock: 'system' });
 const { svc } = cli;
@@ -26,7 +28,8 @@ test('verify: valid (file and stdin), wrong secret, altered body, too old, --tol
   const valid = await cli.run(['webhooks', 'verify', '--secret', secret, '--header', header, '--body-file', file]);
   assert.equal(valid.code, 0, valid.stderr);
   assert.match(valid.stdout, /valid signature/);
-  const viaStdin = await cli.run(['webhooks', 'verify', '--secret', secret, '--header', header, '--json'], { input: body });
+  // Binary: the body through the real process's stdin (a pipe); also the webhooks family's smoke test.
+  const viaStdin = await cli.run(['webhooks', 'verify', '--secret', secret, '--header', header, '--json'], { input: body, binary: true });
   assert.equal(viaStdin.code, 0);
   assert.equal(viaStdin.json().valid, true);
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SCOPES } from '../../../contract/scopes.js';
+import type { Env } from '../io.js';
 
 // Finding a running emulator: `svc emulator start` writes <data dir>/emulator.json ({base_url,
 // keys, pid, …}) while it runs and removes it on exit. SVC_DATA_DIR names the data dir;
@@ -18,7 +19,7 @@ export interface DiscoveredEmulator {
   file: string;
 }
 
-export function discoverEmulator(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): DiscoveredEmulator | undefined {
+export function discoverEmulator(cwd: string, env: Env): DiscoveredEmulator | undefined {
   if (env.SVC_DATA_DIR) return readDiscovery(resolve(cwd, env.SVC_DATA_DIR, 'emulator.json'));
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     const found = readDiscovery(join(dir, '.svc', 'emulator.json'));
@@ -28,7 +29,7 @@ export function discoverEmulator(cwd = process.cwd(), env: NodeJS.ProcessEnv = p
 }
 
 /** Where discovery looked, for the "no emulator found" message. */
-export function discoveryPlaces(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
+export function discoveryPlaces(cwd: string, env: Env): string {
   if (env.SVC_DATA_DIR) return `SVC_DATA_DIR (${resolve(cwd, env.SVC_DATA_DIR, 'emulator.json')})`;
   return `.svc/emulator.json in ${resolve(cwd)} or any folder above it (or set SVC_DATA_DIR to the emulator's data dir)`;
 }

@@ -2,10 +2,12 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import type { Env } from '../io.js';
 
 // The config file: named profiles in $XDG_CONFIG_HOME/svc/config.json (or
 // ~/.config/svc/config.json). It holds API keys, so the directory is 0700 and the file 0600,
-// written to a temp file and renamed so a crash never leaves half a file.
+// written to a temp file and renamed so a crash never leaves half a file. Every function takes
+// the environment it reads XDG_CONFIG_HOME, HOME and SVC_PROFILE from (the command's IO).
 
 export interface Profile {
   api_key?: string;
@@ -24,14 +26,14 @@ export const PROFILE_FIELDS = ['api_key', 'base_url'] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
 export const DEFAULT_PROFILE = 'default';
 
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+export function configDir(env: Env): string {
   const xdg = env.XDG_CONFIG_HOME;
   return join(xdg && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.config'), 'svc');
 }
 
-export const configPath = (env: NodeJS.ProcessEnv = process.env) => join(configDir(env), 'config.json');
+export const configPath = (env: Env) => join(configDir(env), 'config.json');
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): ConfigFile {
+export function readConfig(env: Env): ConfigFile {
   const path = configPath(env);
   if (!existsSync(path)) return { profiles: {} };
   let parsed: unknown;
@@ -47,7 +49,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ConfigFile {
   return { current_profile: file.current_profile, profiles: file.profiles ?? {} };
 }
 
-export function writeConfig(config: ConfigFile, env: NodeJS.ProcessEnv = process.env): string {
+export function writeConfig(config: ConfigFile, env: Env): string {
   const dir = configDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = configPath(env);
@@ -59,11 +61,11 @@ export function writeConfig(config: ConfigFile, env: NodeJS.ProcessEnv = process
 }
 
 /** The profile a command uses: --profile, then SVC_PROFILE, then the file's current profile. */
-export function profileName(flag: string | undefined, config: ConfigFile, env: NodeJS.ProcessEnv = process.env): string {
+export function profileName(flag: string | undefined, config: ConfigFile, env: Env): string {
   return flag ?? env.SVC_PROFILE ?? config.current_profile ?? DEFAULT_PROFILE;
 }
 
-export function updateProfile(name: string, change: (profile: Profile) => void, env: NodeJS.ProcessEnv = process.env): string {
+export function updateProfile(name: string, change: (profile: Profile) => void, env: Env): string {
   const config = readConfig(env);
   const profile = (config.profiles[name] ??= {});
   change(profile);

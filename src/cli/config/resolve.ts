@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import type { Env } from '../io.js';
 import { profileName, readConfig, type ConfigFile } from './file.js';
 import { defaultTestKey, discoverEmulator, discoveryPlaces, type DiscoveredEmulator } from './discover.js';
 
@@ -19,8 +20,9 @@ export interface TargetFlags {
 export interface ResolveOptions {
   /** `svc login --profile new` creates the profile; every other command needs it to exist. */
   newProfile?: boolean;
-  env?: NodeJS.ProcessEnv;
-  cwd?: string;
+  /** The command's environment (SVC_*, the config dir) and folder (emulator discovery). */
+  env: Env;
+  cwd: string;
 }
 
 export interface Target {
@@ -38,7 +40,7 @@ export const environmentOf = (key: string): 'test' | 'live' | undefined =>
   key.startsWith('svc_test_') ? 'test' : key.startsWith('svc_live_') ? 'live' : undefined;
 
 /** The base URL alone (the control API needs no key). */
-export function resolveBaseUrl(flags: TargetFlags, { newProfile = false, env = process.env, cwd = process.cwd() }: ResolveOptions = {}) {
+export function resolveBaseUrl(flags: TargetFlags, { newProfile = false, env, cwd }: ResolveOptions) {
   const config = readConfig(env);
   const profile = profileName(flags.profile, config, env);
   const fromProfile = config.profiles[profile];
@@ -59,8 +61,8 @@ export function resolveBaseUrl(flags: TargetFlags, { newProfile = false, env = p
   return { baseUrl: baseUrl.replace(/\/+$/, ''), source, profile, config, emulator };
 }
 
-export function resolveTarget(flags: TargetFlags, options: ResolveOptions = {}): Target {
-  const env = options.env ?? process.env;
+export function resolveTarget(flags: TargetFlags, options: ResolveOptions): Target {
+  const { env } = options;
   const { baseUrl, source: baseUrlSource, profile, config, emulator } = resolveBaseUrl(flags, options);
   const fromProfile = config.profiles[profile];
   let apiKey: string | undefined;

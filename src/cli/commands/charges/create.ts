@@ -6,6 +6,7 @@ import { money } from '../../output.js';
 import { confirmLive } from '../../prompt.js';
 import { failOnFailed } from '../../values.js';
 import { paymentLines } from '../payments/show.js';
+import type { CliIO } from '../../io.js';
 
 interface Flags extends MoneyFlags {
   mandate: string;
@@ -15,10 +16,10 @@ interface Flags extends MoneyFlags {
   failOnFailed?: boolean;
 }
 
-export async function run(_a: string[], flags: Flags): Promise<void> {
+export async function run(_a: string[], flags: Flags, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: CreateCharge.shape.currency });
-  const ctx = apiContext(flags);
-  await confirmLive(flags, ctx.target, `charge ${money(flags.amount, flags.currency)} to mandate ${flags.mandate}`);
+  const ctx = apiContext(flags, io);
+  await confirmLive(io, flags, ctx.target, `charge ${money(flags.amount, flags.currency)} to mandate ${flags.mandate}`);
   const { data } = ctx.traced(
     await ctx.api.createCharge(
       { mandate_id: flags.mandate, amount_cents: flags.amount, currency: flags.currency, outcome: flags.outcome },

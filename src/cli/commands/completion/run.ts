@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { buildProgram } from '../../main.js';
+import type { CliIO } from '../../io.js';
 
 // Completion from the real command tree (every command loaded), so it cannot drift: a table
 // of "command path → words that may follow", and a small shell function that walks it.
 
-export async function run([shell]: string[], _flags: unknown, cmd: Command): Promise<void> {
-  const program = await buildProgram(cmd.parent?.version() ?? '0.0.0', 'all');
+export async function run([shell]: string[], _flags: unknown, io: CliIO, cmd: Command): Promise<void> {
+  const program = await buildProgram(cmd.parent?.version() ?? '0.0.0', 'all', io);
   const table = new Map<string, string[]>();
   const walk = (c: Command, path: string) => {
     const words = [...c.commands.map((s) => s.name()), ...c.options.map((o) => o.long).filter((l): l is string => Boolean(l)), '--help'];
@@ -30,5 +31,5 @@ ${entries}
 }
 complete -o default -F _svc_complete svc
 `;
-  process.stdout.write(shell === 'zsh' ? `#compdef svc\nautoload -U +X bashcompinit && bashcompinit\n${bash}` : bash);
+  io.stdout.write(shell === 'zsh' ? `#compdef svc\nautoload -U +X bashcompinit && bashcompinit\n${bash}` : bash);
 }

@@ -4,6 +4,7 @@ import { configPath, PROFILE_FIELDS, profileName, readConfig, updateProfile, wri
 import { UsageError } from '../../errors.js';
 import { maskSecret } from '../../mask.js';
 import { Output } from '../../output.js';
+import type { CliIO } from '../../io.js';
 
 // `svc config …`: profiles in the config file. Keys are shown masked, even under --json.
 
@@ -19,33 +20,37 @@ function check(f: ProfileField, value: string): void {
 
 const shown = (f: string, value: string | undefined) => (value === undefined ? undefined : f === 'api_key' || f === 'listen_secret' ? maskSecret(value) : value);
 
-export async function set([name, value]: string[], flags: { profile?: string }): Promise<void> {
+export async function set([name, value]: string[], flags: { profile?: string }, io: CliIO): Promise<void> {
   const f = field(name);
   check(f, value);
-  const profile = profileName(flags.profile, readConfig());
-  const path = updateProfile(profile, (p) => {
-    p[f] = f === 'base_url' ? value.replace(/\/+$/, '') : value;
-  });
-  process.stderr.write(`${f} of profile "${profile}" set to ${shown(f, value)} (${path})\n`);
+  const profile = profileName(flags.profile, readConfig(io.env), io.env);
+  const path = updateProfile(
+    profile,
+    (p) => {
+      p[f] = f === 'base_url' ? value.replace(/\/+$/, '') : value;
+    },
+    io.env,
+  );
+  io.stderr.write(`${f} of profile "${profile}" set to ${shown(f, value)} (${path})\n`);
 }
 
-export async function get([name]: string[], flags: { profile?: string }): Promise<void> {
+export async function get([name]: string[], flags: { profile?: string }, io: CliIO): Promise<void> {
   const f = field(name);
-  const config = readConfig();
-  const profile = profileName(flags.profile, config);
+  const config = readConfig(io.env);
+  const profile = profileName(flags.profile, config, io.env);
   const value = config.profiles[profile]?.[f];
   if (value === undefined) throw new UsageError(`${f} is not set in profile "${profile}".`);
-  process.stdout.write(`${shown(f, value)}\n`);
+  io.stdout.write(`${shown(f, value)}\n`);
 }
 
-export async function list(_a: string[], flags: { json?: boolean }): Promise<void> {
-  const config = readConfig();
-  const current = profileName(undefined, config);
+export async function list(_a: string[], flags: { json?: boolean }, io: CliIO): Promise<void> {
+  const config = readConfig(io.env);
+  const current = profileName(undefined, config, io.env);
   const masked = Object.fromEntries(
     Object.entries(config.profiles).map(([name, p]) => [name, Object.fromEntries(Object.entries(p).map(([k, v]) => [k, shown(k, v as string)])) as Profile]),
   );
-  const out = new Output(Boolean(flags.json));
-  out.result({ current_profile: current, profiles: masked }, `Profiles (${configPath()})`, () =>
+  const out = new Output(io, Boolean(flags.json));
+  out.result({ current_profile: current, profiles: masked }, `Profiles (${configPath(io.env)})`, () =>
     out.table(
       ['', 'PROFILE', 'ENV', 'API KEY', 'BASE URL'],
       Object.entries(config.profiles).map(([name, p]) => [
@@ -59,20 +64,20 @@ export async function list(_a: string[], flags: { json?: boolean }): Promise<voi
   );
 }
 
-export async function use([name]: string[]): Promise<void> {
-  const config = readConfig();
+export async function use([name]: string[], _flags: unknown, io: CliIO): Promise<void> {
+  const config = readConfig(io.env);
   if (!config.profiles[name]) throw new UsageError(`no profile "${name}" (svc config list).`);
   config.current_profile = name;
-  writeConfig(config);
-  process.stderr.write(`current profile: ${name}\n`);
+  writeConfig(config, io.env);
+  io.stderr.write(`current profile: ${name}\n`);
 }
 
-export async function path(): Promise<void> {
-  process.stdout.write(`${configPath()}\n`);
+export async function path(_a: string[], _flags: unknown, io: CliIO): Promise<void> {
+  io.stdout.write(`${configPath(io.env)}\n`);
 }
 
-export async function show(_a: string[], flags: CommonFlags): Promise<void> {
-  const t = resolveTarget(flags);
+export async function show(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const t = resolveTarget(flags, { env: io.env, cwd: io.cwd });
   const data = {
     profile: t.profile,
     environment: t.environment,
@@ -81,7 +86,7 @@ export async function show(_a: string[], flags: CommonFlags): Promise<void> {
     api_key: maskSecret(t.apiKey),
     api_key_source: t.apiKeySource,
   };
-  const out = new Output(Boolean(flags.json), t.environment);
+  const out = new Output(io, Boolean(flags.json), t.environment);
   out.result(data, 'Target', () =>
     out.kv([
       ['base url', `${data.base_url}  (${describeSource(t.baseUrlSource)})`],

@@ -6,6 +6,7 @@ import type { CommonFlags } from '../../options.js';
 import { genericLines, money } from '../../output.js';
 import { splitList } from '../../values.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
+import type { CliIO } from '../../io.js';
 
 // Issuing cards is dashboard work (the merchant API only redeems): gift-card wallets (a
 // customer's pocket at a merchant) and fleet cards.
@@ -18,31 +19,31 @@ interface GiftWallet {
   holder_phone?: string | null;
 }
 
-export async function giftList(_a: string[], flags: MerchantFlags): Promise<void> {
-  const ctx = controlContext(flags);
-  const scope = await merchantScope(ctx.control, flags);
+export async function giftList(_a: string[], flags: MerchantFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
+  const scope = await merchantScope(ctx.control, flags, io);
   const { data } = ctx.traced(await ctx.control.get<{ wallets?: GiftWallet[] }>('/gift-card-wallets', { merchant_id: scope.merchantId, environment: scope.environment }));
   ctx.out.result(data, `Gift-card wallets of ${scope.merchantId}`, () => genericLines(ctx.out, data));
 }
 
-export async function giftIssue(_a: string[], flags: MerchantFlags & { currency: string; balance?: number; holderPhone?: string }): Promise<void> {
+export async function giftIssue(_a: string[], flags: MerchantFlags & { currency: string; balance?: number; holderPhone?: string }, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: WalletCurrency });
-  const ctx = controlContext(flags);
-  const scope = await merchantScope(ctx.control, flags);
+  const ctx = controlContext(flags, io);
+  const scope = await merchantScope(ctx.control, flags, io);
   const body = { merchant_id: scope.merchantId, environment: scope.environment ?? 'test', currency: flags.currency, balance: flags.balance, holder_phone: flags.holderPhone };
   const { data } = ctx.traced(await ctx.control.post<GiftWallet>('/gift-card-wallets', body));
   ctx.out.result(data, 'Gift-card wallet issued', () => ctx.out.kv([['id', data.id], ['balance', money(data.balance, data.currency)], ['environment', data.environment]]));
 }
 
-export async function giftLoad([id]: string[], flags: CommonFlags & { amount: number }): Promise<void> {
-  const ctx = controlContext(flags);
+export async function giftLoad([id]: string[], flags: CommonFlags & { amount: number }, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.post<GiftWallet>(`/gift-card-wallets/${encodeURIComponent(id)}/load`, { amount: flags.amount }));
   ctx.out.result(data, 'Gift-card wallet loaded', () => ctx.out.kv([['id', data.id], ['balance', money(data.balance, data.currency)]]));
 }
 
-export async function fleetList(_a: string[], flags: MerchantFlags): Promise<void> {
-  const ctx = controlContext(flags);
-  const scope = await merchantScope(ctx.control, flags);
+export async function fleetList(_a: string[], flags: MerchantFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
+  const scope = await merchantScope(ctx.control, flags, io);
   const { data } = ctx.traced(await ctx.control.get('/fleet-cards', { merchant_id: scope.merchantId, environment: scope.environment }));
   ctx.out.result(data, `Fleet cards of ${scope.merchantId}`, () => genericLines(ctx.out, data));
 }
@@ -56,12 +57,12 @@ interface IssueFleet extends MerchantFlags {
   inactive?: boolean;
 }
 
-export async function fleetIssue(_a: string[], flags: IssueFleet): Promise<void> {
+export async function fleetIssue(_a: string[], flags: IssueFleet, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: WalletCurrency });
   const categories = splitList(flags.categories);
   if (categories.length === 0) throw new UsageError('--categories: name at least one category.');
-  const ctx = controlContext(flags);
-  const scope = await merchantScope(ctx.control, flags);
+  const ctx = controlContext(flags, io);
+  const scope = await merchantScope(ctx.control, flags, io);
   const { data } = ctx.traced(
     await ctx.control.post('/fleet-cards', {
       merchant_id: scope.merchantId,
@@ -77,15 +78,15 @@ export async function fleetIssue(_a: string[], flags: IssueFleet): Promise<void>
   ctx.out.result(data, 'Fleet card issued', () => genericLines(ctx.out, data));
 }
 
-export async function fleetStatus([id, status]: string[], flags: CommonFlags): Promise<void> {
+export async function fleetStatus([id, status]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
   if (status !== 'active' && status !== 'inactive') throw new UsageError(`status: expected active or inactive, got "${status}".`);
-  const ctx = controlContext(flags);
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.post(`/fleet-cards/${encodeURIComponent(id)}/status`, { status }));
   ctx.out.result(data, `Fleet card ${status}`, () => genericLines(ctx.out, data));
 }
 
-export async function fleetTopUp([id]: string[], flags: CommonFlags & { amount: number }): Promise<void> {
-  const ctx = controlContext(flags);
+export async function fleetTopUp([id]: string[], flags: CommonFlags & { amount: number }, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.post(`/fleet-cards/${encodeURIComponent(id)}/top-up`, { amount: flags.amount }));
   ctx.out.result(data, 'Fleet card topped up', () => genericLines(ctx.out, data));
 }

@@ -5,25 +5,26 @@ import type { CommonFlags } from '../../options.js';
 import { genericLines, money } from '../../output.js';
 import { maskSecret } from '../../mask.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
+import type { CliIO } from '../../io.js';
 
 // Read-mostly control actions: health, keys, clock, OTP inbox, events, users, metrics.
 
-export async function status(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function status(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.health());
   ctx.out.result(data, `Emulator at ${ctx.baseUrl}`, () => ctx.out.kv([['status', data.ok ? 'ok' : 'not ok']]));
 }
 
 /** The dashboard's address, once the emulator answers there (so a wrong host fails here, not in a browser). */
-export async function dashboard(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function dashboard(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   ctx.traced(await ctx.control.health());
   const url = `${ctx.baseUrl.replace(/\/+$/, '')}/dashboard`;
   ctx.out.result({ url }, 'Dashboard', () => ctx.out.kv([['open', url]]));
 }
 
-export async function keys(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function keys(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.keys());
   ctx.out.result(data, 'API keys', () =>
     ctx.out.table(
@@ -33,13 +34,13 @@ export async function keys(_a: string[], flags: CommonFlags): Promise<void> {
   );
 }
 
-export async function clockShow(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function clockShow(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.clock());
   ctx.out.result(data, 'Emulator clock', () => ctx.out.kv([['mode', data.mode], ['now', data.now], ['pending timers', data.pending_timers]]));
 }
 
-export async function clockAdvance([by]: string[], flags: CommonFlags & { toNextDelivery?: boolean }): Promise<void> {
+export async function clockAdvance([by]: string[], flags: CommonFlags & { toNextDelivery?: boolean }, io: CliIO): Promise<void> {
   if ((by === undefined) === !flags.toNextDelivery) throw new UsageError('give either a duration (e.g. 2h) or --to-next-delivery.');
   // The emulator's own duration parser: "2" (no unit) is refused here, before anything is sent.
   if (by !== undefined) {
@@ -49,7 +50,7 @@ export async function clockAdvance([by]: string[], flags: CommonFlags & { toNext
       throw new UsageError(`clock advance: ${(err as Error).message}`);
     }
   }
-  const ctx = controlContext(flags);
+  const ctx = controlContext(flags, io);
   if (flags.toNextDelivery) {
     const { data } = ctx.traced(await ctx.control.advanceToNextDelivery());
     const title = data.due_at === null ? 'No webhook attempt is waiting; the clock did not move' : `Clock advanced by ${data.advanced_ms} ms to the next webhook attempt`;
@@ -62,16 +63,16 @@ export async function clockAdvance([by]: string[], flags: CommonFlags & { toNext
   ctx.out.result(data, `Clock advanced by ${by}`, () => ctx.out.kv([['mode', data.mode], ['now', data.now], ['pending timers', data.pending_timers]]));
 }
 
-export async function otp([phone]: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function otp([phone]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.otp(phone));
   ctx.out.result(data, `OTP for ${phone}`, () => genericLines(ctx.out, data));
 }
 
 /** Newest first, at most --limit (the control API lists oldest first; --json gets the same cut). */
-export async function events(_a: string[], flags: MerchantFlags & { type?: string; limit: number }): Promise<void> {
-  const ctx = controlContext(flags);
-  const scope = await merchantScope(ctx.control, flags).catch(() => undefined);
+export async function events(_a: string[], flags: MerchantFlags & { type?: string; limit: number }, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
+  const scope = await merchantScope(ctx.control, flags, io).catch(() => undefined);
   const { data } = ctx.traced(
     await ctx.control.events({ merchant_id: flags.merchant ?? scope?.merchantId, environment: flags.environment ?? scope?.environment, type: flags.type }),
   );
@@ -89,8 +90,8 @@ export async function events(_a: string[], flags: MerchantFlags & { type?: strin
 }
 
 /** One row per service user with the balances of their test and live wallets. */
-export async function users(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function users(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.users());
   const balances = (w: Partial<Record<string, number>> | undefined) =>
     Object.entries(w ?? {})
@@ -105,8 +106,8 @@ export async function users(_a: string[], flags: CommonFlags): Promise<void> {
   );
 }
 
-export async function metrics(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function metrics(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.metrics());
   ctx.out.result(data, 'Emulator metrics', () => genericLines(ctx.out, data));
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { constants } from 'node:os';
 import { startEmulator } from '../../../../emulator/index.js';
 import { SCOPES } from '../../../../contract/scopes.js';
+import type { CliIO } from '../../io.js';
 import type { ExecOptions } from './start.js';
 import { emulatorOptions } from './start-run.js';
 import { exportWorld, importWorld } from './world-file.js';
@@ -12,11 +13,12 @@ import { exportWorld, importWorld } from './world-file.js';
 // `svc emulator exec [start options] -- <command…>`: the emulator lives exactly as long as the
 // command (as `firebase emulators:exec` does), so a CI step is one line and never leaves an
 // emulator or a data dir behind. The exit code is the command's; svc's own failures use 2
-// (bad usage, cannot start) and 127 (the command cannot be run), as shells do.
+// (bad usage, cannot start) and 127 (the command cannot be run), as shells do. exec owns the
+// process: the command inherits its stdio and signals, and exec exits with the command's code.
 
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-export async function run(command: string[], opts: ExecOptions): Promise<void> {
+export async function run(command: string[], opts: ExecOptions, io: CliIO): Promise<void> {
   const tempDir = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'svc-exec-'));
   const dataDir = opts.dataDir ?? tempDir!;
   const cleanup = () => tempDir && rmSync(tempDir, { recursive: true, force: true });
@@ -34,7 +36,7 @@ export async function run(command: string[], opts: ExecOptions): Promise<void> {
   const testKey = info.keys.find((k) => k.environment === 'test' && allScopes(k));
   const liveKey = info.keys.find((k) => k.environment === 'live' && allScopes(k));
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...io.env,
     SVC_BASE_URL: info.base_url,
     SVC_CHECKOUT_URL: info.checkout_url,
     SVC_DATA_DIR: dataDir,
@@ -59,20 +61,20 @@ export async function run(command: string[], opts: ExecOptions): Promise<void> {
   for (const [signal, handler] of handlers) process.off(signal, handler);
 
   let exitCode = outcome.code;
-  if (outcome.why) process.stderr.write(`svc emulator exec: ${outcome.why}\n`);
+  if (outcome.why) io.stderr.write(`svc emulator exec: ${outcome.why}\n`);
   try {
     if (opts.exportOnExit) {
       const written = exportWorld(emulator, opts.exportOnExit);
-      process.stderr.write(`svc emulator exec: world written to ${written} (start from it with svc emulator start --import ${opts.exportOnExit})\n`);
+      io.stderr.write(`svc emulator exec: world written to ${written} (start from it with svc emulator start --import ${opts.exportOnExit})\n`);
     }
   } catch (err) {
-    process.stderr.write(`svc emulator exec: --export-on-exit failed: ${(err as Error).message}\n`);
+    io.stderr.write(`svc emulator exec: --export-on-exit failed: ${(err as Error).message}\n`);
     if (exitCode === 0) exitCode = 1;
   }
   try {
     await emulator.close();
   } catch (err) {
-    process.stderr.write(`svc emulator exec: stopping the emulator failed: ${(err as Error).message}\n`);
+    io.stderr.write(`svc emulator exec: stopping the emulator failed: ${(err as Error).message}\n`);
     if (exitCode === 0) exitCode = 1;
   } finally {
     cleanup();

@@ -3,6 +3,7 @@ import { FaultFile, FaultSpec, type FaultInput } from '../../../../contract/faul
 import { UsageError } from '../../errors.js';
 import { controlContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';
+import type { CliIO } from '../../io.js';
 
 // `svc emulator faults add|list|remove|clear|log|presets|apply`: fault injection through the
 // control API (emulator/faults/). A fault is checked here with the emulator's own schema, so
@@ -128,48 +129,48 @@ const targetOf = (f: ShownFault) =>
   f.route ?? (f.deliveries ? `deliveries${f.deliveries.event_type ? ` ${f.deliveries.event_type}` : ''}${f.deliveries.endpoint_id ? ` → ${f.deliveries.endpoint_id}` : ''}` : `provider ${f.provider}`);
 const whenOf = (f: ShownFault) => (f.until ? `until ${f.until}` : f.probability !== undefined ? `p=${f.probability}` : f.remaining !== null ? `${f.remaining} left` : 'always');
 
-export async function add(_a: string[], flags: AddFlags): Promise<void> {
+export async function add(_a: string[], flags: AddFlags, io: CliIO): Promise<void> {
   const fault = faultFromFlags(flags);
   check(fault);
-  const ctx = controlContext(flags);
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.post<ShownFault>('/faults', fault));
   ctx.out.result(data, `Fault ${data.id} added`, () => ctx.out.kv([['target', targetOf(data)], ['kind', `${data.kind}${data.status ? ` ${data.status}` : ''}${data.after_commit ? ' (after commit)' : ''}`], ['fires', whenOf(data)], ['remove', `svc emulator faults remove ${data.id}`]]));
 }
 
-export async function list(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function list(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.get<{ faults: ShownFault[] }>('/faults'));
   ctx.out.result(data, 'Faults in force', () =>
     ctx.out.table(['ID', 'TARGET', 'KIND', 'FIRES', 'FIRED'], data.faults.map((f) => [f.id, targetOf(f), `${f.kind}${f.status ? ` ${f.status}` : ''}${f.after_commit ? ' after commit' : ''}`, whenOf(f), f.fired])),
   );
 }
 
-export async function remove([id]: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function remove([id]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.del<{ removed: string }>(`/faults/${encodeURIComponent(id)}`));
   ctx.out.result(data, `Fault ${data.removed} removed`, () => []);
 }
 
-export async function clear(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function clear(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.post<{ cleared: number }>('/faults/clear'));
   ctx.out.result(data, `${data.cleared} fault(s) removed`, () => []);
 }
 
-export async function log(_a: string[], flags: CommonFlags & { limit: number }): Promise<void> {
-  const ctx = controlContext(flags);
+export async function log(_a: string[], flags: CommonFlags & { limit: number }, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.get<{ entries: Array<{ at: string; fault_id: string; kind: string; target: string; trace_id?: string; detail?: string }> }>('/faults/log', { limit: flags.limit }));
   ctx.out.result(data, 'Faults that fired (oldest first)', () => ctx.out.table(['AT', 'FAULT', 'WHAT', 'ON', 'TRACE'], data.entries.map((e) => [e.at, e.fault_id, e.detail ?? e.kind, e.target, e.trace_id ?? ''])));
 }
 
-export async function presets(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function presets(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.get<{ presets: Array<{ name: string; description: string }> }>('/faults/presets'));
   ctx.out.result(data, 'Fault presets (svc emulator faults apply NAME)', () => ctx.out.table(['NAME', 'WHAT'], data.presets.map((p) => [p.name, p.description])));
 }
 
-export async function apply([name]: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function apply([name]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.post<{ preset: string; faults: ShownFault[] }>(`/faults/presets/${encodeURIComponent(name)}/apply`));
   ctx.out.result(data, `Preset ${data.preset}: ${data.faults.length} fault(s) added`, () => ctx.out.table(['ID', 'TARGET', 'KIND', 'FIRES'], data.faults.map((f) => [f.id, targetOf(f), f.kind, whenOf(f)])));
 }

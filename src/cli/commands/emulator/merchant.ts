@@ -1,6 +1,7 @@
 import type { ControlApi } from '../../../client/control.js';
 import { resolveTarget } from '../../config/resolve.js';
 import { UsageError } from '../../errors.js';
+import type { CliIO } from '../../io.js';
 import type { CommonFlags } from '../../options.js';
 
 // Control routes take a merchant id; the CLI derives it from the API key in use (looked up
@@ -11,13 +12,13 @@ export interface MerchantFlags extends CommonFlags {
   environment?: string;
 }
 
-export async function merchantScope(control: ControlApi, flags: MerchantFlags): Promise<{ merchantId: string; environment?: 'test' | 'live' }> {
+export async function merchantScope(control: ControlApi, flags: MerchantFlags, io: CliIO): Promise<{ merchantId: string; environment?: 'test' | 'live' }> {
   const environment = flags.environment === undefined ? undefined : checkEnvironment(flags.environment);
   if (flags.merchant) return { merchantId: flags.merchant, environment };
   let key: string;
   let keyEnvironment: 'test' | 'live';
   try {
-    ({ apiKey: key, environment: keyEnvironment } = resolveTarget(flags));
+    ({ apiKey: key, environment: keyEnvironment } = resolveTarget(flags, { env: io.env, cwd: io.cwd }));
   } catch {
     throw new UsageError('missing --merchant: no API key to take the merchant from.');
   }

@@ -7,6 +7,7 @@ import type { CommonFlags } from '../../options.js';
 import { money, type Output } from '../../output.js';
 import type { Payee } from '../../../client/control.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
+import type { CliIO } from '../../io.js';
 
 // Payees are a dashboard matter (the spec keeps them off the merchant API): add, approve with
 // the owner's PIN, revoke, change caps.
@@ -22,9 +23,9 @@ const payeeLines = (out: Output, p: Payee) =>
     ['environment', p.environment],
   ]);
 
-export async function list(_a: string[], flags: MerchantFlags): Promise<void> {
-  const ctx = controlContext(flags);
-  const scope = await merchantScope(ctx.control, flags);
+export async function list(_a: string[], flags: MerchantFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
+  const scope = await merchantScope(ctx.control, flags, io);
   const { data } = ctx.traced(await ctx.control.payees({ merchant_id: scope.merchantId, environment: scope.environment }));
   ctx.out.result(data, `Payees of ${scope.merchantId}`, () =>
     ctx.out.table(
@@ -41,10 +42,10 @@ interface AddFlags extends MerchantFlags {
   dailyCap: number;
 }
 
-export async function add(_a: string[], flags: AddFlags): Promise<void> {
+export async function add(_a: string[], flags: AddFlags, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: WalletCurrency });
-  const ctx = controlContext(flags);
-  const scope = await merchantScope(ctx.control, flags);
+  const ctx = controlContext(flags, io);
+  const scope = await merchantScope(ctx.control, flags, io);
   const { data } = ctx.traced(
     await ctx.control.addPayee({
       merchant_id: scope.merchantId,
@@ -58,22 +59,22 @@ export async function add(_a: string[], flags: AddFlags): Promise<void> {
   ctx.out.result(data, 'Payee added (pending approval)', () => payeeLines(ctx.out, data));
 }
 
-export async function approve([id]: string[], flags: CommonFlags & { pin?: string }): Promise<void> {
-  const ctx = controlContext(flags);
-  const pin = flags.pin ?? (await askSecret(flags, '--pin', `Owner PIN to approve payee ${id}`));
+export async function approve([id]: string[], flags: CommonFlags & { pin?: string }, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
+  const pin = flags.pin ?? (await askSecret(io, flags, '--pin', `Owner PIN to approve payee ${id}`));
   const { data } = ctx.traced(await ctx.control.approvePayee(id, pin));
   ctx.out.result(data, 'Payee approved', () => payeeLines(ctx.out, data));
 }
 
-export async function revoke([id]: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function revoke([id]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.revokePayee(id));
   ctx.out.result(data, 'Payee revoked', () => payeeLines(ctx.out, data));
 }
 
-export async function caps([id]: string[], flags: CommonFlags & { perPayoutCap?: number; dailyCap?: number; pin?: string }): Promise<void> {
+export async function caps([id]: string[], flags: CommonFlags & { perPayoutCap?: number; dailyCap?: number; pin?: string }, io: CliIO): Promise<void> {
   if (flags.perPayoutCap === undefined && flags.dailyCap === undefined) throw new UsageError('give --per-payout-cap, --daily-cap or both.');
-  const ctx = controlContext(flags);
+  const ctx = controlContext(flags, io);
   const body = { per_payout_cap: flags.perPayoutCap, daily_cap: flags.dailyCap, pin: flags.pin };
   const { data } = ctx.traced(await ctx.control.setPayeeCaps(id, body));
   ctx.out.result(data, 'Payee caps set', () => payeeLines(ctx.out, data));

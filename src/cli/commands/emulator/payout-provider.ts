@@ -1,6 +1,7 @@
 import { controlContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';
 import { UsageError } from '../../errors.js';
+import type { CliIO } from '../../io.js';
 
 // `svc emulator payout-provider`: what the emulated payout provider answers. The default comes
 // from `svc emulator start --payout-outcome/--payout-delay`; queued outcomes apply to the next
@@ -12,16 +13,16 @@ interface ProviderState {
   queued_outcomes: Array<'completed' | 'failed'>;
 }
 
-export async function show(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function show(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.get<ProviderState>('/payouts/provider'));
   render(ctx, data, 'Payout provider');
 }
 
-export async function queue(outcomes: string[], flags: CommonFlags): Promise<void> {
+export async function queue(outcomes: string[], flags: CommonFlags, io: CliIO): Promise<void> {
   const bad = outcomes.find((o) => o !== 'completed' && o !== 'failed');
   if (bad !== undefined) throw new UsageError(`outcomes are completed or failed, not "${bad}"`);
-  const ctx = controlContext(flags);
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.post<ProviderState>('/payouts/provider/outcomes', { outcomes }));
   render(ctx, data, outcomes.length ? `Next ${outcomes.length} payout(s) queued` : 'Queue cleared');
 }

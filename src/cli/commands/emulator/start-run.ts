@@ -1,5 +1,6 @@
 import chalk from 'chalk';
 import { consoleLogger, startEmulator, type EmulatorOptions } from '../../../../emulator/index.js';
+import type { CliIO } from '../../io.js';
 import { importWorld } from './world-file.js';
 import { readFaultFile } from './faults.js';
 import type { StartOptions } from './start.js';
@@ -29,7 +30,11 @@ export function emulatorOptions(opts: StartOptions): EmulatorOptions {
   };
 }
 
-export async function run(opts: StartOptions): Promise<void> {
+/**
+ * Runs until the process is signalled (or `svc emulator stop`), then exits it: the emulator
+ * owns the process (its signals, its exit code). Its output still goes through the IO.
+ */
+export async function run(opts: StartOptions, io: CliIO): Promise<void> {
   const emulator = await startEmulator({
     ...emulatorOptions(opts),
     // `svc emulator stop` (POST /_emulator/stop): the same path as a SIGTERM.
@@ -42,13 +47,13 @@ export async function run(opts: StartOptions): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    if (!opts.json) process.stderr.write(`\n${signal}: finishing requests and flushing the store…\n`);
+    if (!opts.json) io.stderr.write(`\n${signal}: finishing requests and flushing the store…\n`);
     emulator.close().then(
       () => process.exit(0),
       (err) => {
         // The store released store.lock whatever happened; the journal still holds every
         // acknowledged write, so the next start replays it.
-        process.stderr.write(`shutdown failed: ${(err as Error).message}\nEvery acknowledged write is in the journal and is replayed at the next start; the data dir's lock was released.\n`);
+        io.stderr.write(`shutdown failed: ${(err as Error).message}\nEvery acknowledged write is in the journal and is replayed at the next start; the data dir's lock was released.\n`);
         process.exit(1);
       },
     );
@@ -57,7 +62,7 @@ export async function run(opts: StartOptions): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   const info = emulator.readyInfo();
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify(info)}\n`);
+    io.stdout.write(`${JSON.stringify(info)}\n`);
   } else {
     const testKey = info.keys.find((k) => k.environment === 'test' && !k.revoked && k.scopes.length >= 10);
     const lines = [
@@ -68,7 +73,7 @@ export async function run(opts: StartOptions): Promise<void> {
     ];
     if (testKey) lines.push(`  Test key  ${chalk.yellow(testKey.key)} ${chalk.dim(`(${testKey.name}, ${testKey.merchant_id}, all scopes)`)}`);
     lines.push(chalk.dim('  All keys: svc emulator keys · Stop: Ctrl-C'));
-    process.stdout.write(`${lines.join('\n')}\n`);
+    io.stdout.write(`${lines.join('\n')}\n`);
   }
 
 }

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import { parseDuration } from '../../../../contract/formats.js';
-import { parseRateLimit } from '../../../../contract/formats.js';
+import { parseDuration, parseRateLimit } from '../../../../contract/formats.js';
+import { ioOf } from '../../io.js';
 import { choiceFlag, intFlag, wrapParser } from '../../parse.js';
 
 export interface StartOptions {
@@ -60,7 +60,7 @@ The --json ready line:
   {"base_url":"http://127.0.0.1:4242","checkout_url":"http://127.0.0.1:4242/checkout",
    "data_dir":"/abs/.svc","keys":[{"name","key","environment","scopes","merchant_id","revoked"}]}`,
     )
-    .action(async (opts: StartOptions) => (await import('./start-run.js')).run(opts));
+    .action(async (opts: StartOptions, cmd: Command) => (await import('./start-run.js')).run(opts, ioOf(cmd)));
 }
 
 export interface ExecOptions extends StartOptions {
@@ -82,5 +82,5 @@ Examples:
   $ svc emulator exec --clock manual --rate-limit off -- node --test
   $ svc emulator exec --export-on-exit ./svc-world -- npx vitest run`,
     )
-    .action(async (command: string[], opts: ExecOptions) => (await import('./exec-run.js')).run(command, opts));
+    .action(async (command: string[], opts: ExecOptions, cmd: Command) => (await import('./exec-run.js')).run(command, opts, ioOf(cmd)));
 }

@@ -3,10 +3,11 @@ import { WalletCurrency } from '../../../../contract/common.js';
 import { controlContext } from '../../context.js';
 import { money } from '../../output.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
+import type { CliIO } from '../../io.js';
 
-export async function list(_a: string[], flags: MerchantFlags & { entries?: number }): Promise<void> {
-  const ctx = controlContext(flags);
-  const scope = await merchantScope(ctx.control, flags);
+export async function list(_a: string[], flags: MerchantFlags & { entries?: number }, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
+  const scope = await merchantScope(ctx.control, flags, io);
   const { data } = ctx.traced(
     await ctx.control.wallets({ merchant_id: scope.merchantId, environment: scope.environment, entries: flags.entries }),
   );
@@ -18,10 +19,10 @@ export async function list(_a: string[], flags: MerchantFlags & { entries?: numb
   );
 }
 
-export async function topUp(_a: string[], flags: MerchantFlags & { currency: string; amount: number }): Promise<void> {
+export async function topUp(_a: string[], flags: MerchantFlags & { currency: string; amount: number }, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: WalletCurrency });
-  const ctx = controlContext(flags);
-  const scope = await merchantScope(ctx.control, flags);
+  const ctx = controlContext(flags, io);
+  const scope = await merchantScope(ctx.control, flags, io);
   const { data } = ctx.traced(
     await ctx.control.topUpWallet({
       merchant_id: scope.merchantId,

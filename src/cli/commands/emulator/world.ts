@@ -3,12 +3,13 @@ import { SnapshotName } from '../../../../contract/snapshot-name.js';
 import { UsageError } from '../../errors.js';
 import { controlContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';
+import type { CliIO } from '../../io.js';
 
 // `svc emulator reset | snapshot save|restore|list | stop`: the world as a whole, through the
 // control API (emulator/control/world-routes.ts).
 
-export async function reset(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function reset(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.reset());
   ctx.out.result(data, 'Emulator reset to its fixtures (same port, same keys)', () => []);
 }
@@ -20,22 +21,22 @@ function checkName(name: string): string {
   return parsed.data;
 }
 
-export async function snapshotSave([name]: string[], flags: CommonFlags): Promise<void> {
+export async function snapshotSave([name]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
   checkName(name);
-  const ctx = controlContext(flags);
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.saveSnapshot(name));
   ctx.out.result(data, `Snapshot "${data.name}" saved`, () => ctx.out.kv([['bytes', data.bytes], ['restore', `svc emulator snapshot restore ${data.name}`]]));
 }
 
-export async function snapshotRestore([name]: string[], flags: CommonFlags): Promise<void> {
+export async function snapshotRestore([name]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
   checkName(name);
-  const ctx = controlContext(flags);
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.restoreNamedSnapshot(name));
   ctx.out.result(data, `Snapshot "${data.restored}" restored`, () => []);
 }
 
-export async function snapshotList(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function snapshotList(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.snapshots());
   ctx.out.result(data, 'Snapshots', () =>
     data.snapshots.length === 0 ? ['  No snapshot saved yet (svc emulator snapshot save NAME).'] : ctx.out.table(['NAME', 'BYTES', 'SAVED'], data.snapshots.map((s) => [s.name, String(s.bytes), s.saved_at])),
@@ -45,8 +46,8 @@ export async function snapshotList(_a: string[], flags: CommonFlags): Promise<vo
 const STOP_WAIT_MS = 30_000;
 
 /** Asks the emulator to stop, then waits until it no longer answers (its store is flushed by then). */
-export async function stop(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = controlContext(flags);
+export async function stop(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.stop());
   // A bare request, no retries: a refused connection is the answer this loop waits for.
   const health = `${ctx.baseUrl.replace(/\/+$/, '')}/_emulator/health`;

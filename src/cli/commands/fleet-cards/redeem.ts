@@ -2,6 +2,7 @@ import { apiContext } from '../../context.js';
 import type { MoneyFlags } from '../../options.js';
 import { money } from '../../output.js';
 import { confirmLive } from '../../prompt.js';
+import type { CliIO } from '../../io.js';
 
 interface Flags extends MoneyFlags {
   card: string;
@@ -11,9 +12,9 @@ interface Flags extends MoneyFlags {
   location?: string;
 }
 
-export async function run(_a: string[], flags: Flags): Promise<void> {
-  const ctx = apiContext(flags);
-  await confirmLive(flags, ctx.target, `redeem ${flags.amount} (minor units) on fleet card ${flags.card}`);
+export async function run(_a: string[], flags: Flags, io: CliIO): Promise<void> {
+  const ctx = apiContext(flags, io);
+  await confirmLive(io, flags, ctx.target, `redeem ${flags.amount} (minor units) on fleet card ${flags.card}`);
   const { data } = ctx.traced(
     await ctx.api.redeemFleetCard(
       { fleet_card_id: flags.card, category: flags.category, amount_cents: flags.amount, reference: flags.reference, location_id: flags.location },

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import type { WriteFlags } from '../../options.js';
 import { parseJsonObject, splitList } from '../../values.js';
 import { linkLines } from './show.js';
+import type { CliIO } from '../../io.js';
 
 interface Flags extends WriteFlags {
   title: string;
@@ -19,14 +20,14 @@ interface Flags extends WriteFlags {
 
 const METHODS = ['card', 'momo', 'wallet'] as const;
 
-export async function run(_args: string[], flags: Flags): Promise<void> {
+export async function run(_args: string[], flags: Flags, io: CliIO): Promise<void> {
   if (flags.currency !== undefined || flags.expiresAt !== undefined) {
     const { CreatePaymentLink } = await import('../../../../contract/resources/payment-links.js');
     checkFlags(flags, { currency: CreatePaymentLink.shape.currency, expiresAt: CreatePaymentLink.shape.expires_at });
   }
   const methods = flags.methods === undefined ? undefined : splitList(flags.methods);
   for (const m of methods ?? []) if (!METHODS.includes(m as never)) throw new UsageError(`--methods: "${m}" is not one of card, momo, wallet.`);
-  const ctx = apiContext(flags);
+  const ctx = apiContext(flags, io);
   const { data } = ctx.traced(
     await ctx.api.createLink(
       {
@@ -43,5 +44,5 @@ export async function run(_args: string[], flags: Flags): Promise<void> {
       { idempotencyKey: flags.idempotencyKey },
     ),
   );
-  ctx.out.result(data, 'Payment link created', () => linkLines(ctx.out, data, checkoutUrl(ctx.target)));
+  ctx.out.result(data, 'Payment link created', () => linkLines(ctx.out, data, checkoutUrl(ctx.target, io.env)));
 }

@@ -4,6 +4,7 @@ import { apiContext } from '../../context.js';
 import type { CommonFlags, WriteFlags } from '../../options.js';
 import { money, type Output } from '../../output.js';
 import type { SvcApi } from '../../../client/api.js';
+import type { CliIO } from '../../io.js';
 
 type Mandate = Awaited<ReturnType<SvcApi['getMandate']>>['data'];
 
@@ -31,9 +32,9 @@ interface CreateFlags extends WriteFlags {
   customerPhone?: string;
 }
 
-export async function create(_a: string[], flags: CreateFlags): Promise<void> {
+export async function create(_a: string[], flags: CreateFlags, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: CreateMandate.shape.currency });
-  const ctx = apiContext(flags);
+  const ctx = apiContext(flags, io);
   const { data } = ctx.traced(
     await ctx.api.createMandate(
       {
@@ -53,14 +54,14 @@ export async function create(_a: string[], flags: CreateFlags): Promise<void> {
   ]);
 }
 
-export async function get([id]: string[], flags: CommonFlags): Promise<void> {
-  const ctx = apiContext(flags);
+export async function get([id]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.getMandate(id));
   ctx.out.result(data, 'Mandate', () => mandateLines(ctx.out, data));
 }
 
-export async function revoke([id]: string[], flags: WriteFlags): Promise<void> {
-  const ctx = apiContext(flags);
+export async function revoke([id]: string[], flags: WriteFlags, io: CliIO): Promise<void> {
+  const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.revokeMandate(id, { idempotencyKey: flags.idempotencyKey }));
   ctx.out.result(data, 'Mandate revoked', () => (data && typeof data === 'object' && 'rail' in data ? mandateLines(ctx.out, data) : []));
 }

@@ -2,6 +2,7 @@ import { checkFlags } from '../../flag-check.js';
 import { apiContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';
 import { PAYMENT_COLUMNS, paymentRows, type Payment } from './show.js';
+import type { CliIO } from '../../io.js';
 
 interface Flags extends CommonFlags {
   status?: 'pending' | 'completed' | 'failed';
@@ -10,10 +11,10 @@ interface Flags extends CommonFlags {
   all?: boolean;
 }
 
-export async function run(_args: string[], flags: Flags): Promise<void> {
+export async function run(_args: string[], flags: Flags, io: CliIO): Promise<void> {
   // zod (and the schema) load only when there is a value to check: the plain list stays fast.
   if (flags.before !== undefined) checkFlags(flags, { before: (await import('../../../../contract/resources/payments.js')).ListPaymentsQuery.shape.before });
-  const ctx = apiContext(flags);
+  const ctx = apiContext(flags, io);
   if (!flags.all) {
     const { data } = ctx.traced(await ctx.api.listPayments({ status: flags.status, before: flags.before, limit: flags.limit }));
     ctx.out.result(data, 'Payments', () => [
@@ -25,7 +26,7 @@ export async function run(_args: string[], flags: Flags): Promise<void> {
   // --all: follow the cursor until a page comes back empty (next_before null) or short (fewer
   // rows than asked: nothing older is left, so the empty page is not fetched). The progress line is for a person
   // watching (stderr is a terminal); scripts get only the result.
-  const progress = process.stderr.isTTY && !process.env.CI;
+  const progress = io.stderr.isTTY && !io.env.CI;
   const payments: Payment[] = [];
   let before = flags.before;
   let pages = 0;
@@ -34,11 +35,11 @@ export async function run(_args: string[], flags: Flags): Promise<void> {
     const { data } = await ctx.api.listPayments({ status: flags.status, before, limit });
     payments.push(...data.payments);
     pages++;
-    if (progress) process.stderr.write(`\r${ctx.out.e.dim(`fetched ${payments.length} payments (${pages} page${pages === 1 ? '' : 's'})`)}`);
+    if (progress) io.stderr.write(`\r${ctx.out.e.dim(`fetched ${payments.length} payments (${pages} page${pages === 1 ? '' : 's'})`)}`);
     if (!data.next_before || data.payments.length < limit) break;
     before = data.next_before;
   }
-  if (progress) process.stderr.write('\n');
+  if (progress) io.stderr.write('\n');
   const data = { payments, next_before: null };
   ctx.out.result(data, `Payments (${payments.length})`, () => ctx.out.table(PAYMENT_COLUMNS, paymentRows(payments)));
 }

@@ -5,6 +5,7 @@ import type { CommonFlags, MoneyFlags } from '../../options.js';
 import { money, type Output } from '../../output.js';
 import { confirmLive } from '../../prompt.js';
 import type { SvcApi } from '../../../client/api.js';
+import type { CliIO } from '../../io.js';
 
 type Payout = Awaited<ReturnType<SvcApi['getPayout']>>['data'];
 
@@ -26,10 +27,10 @@ interface CreateFlags extends MoneyFlags {
   externalRef?: string;
 }
 
-export async function create(_a: string[], flags: CreateFlags): Promise<void> {
+export async function create(_a: string[], flags: CreateFlags, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: CreatePayout.shape.currency });
-  const ctx = apiContext(flags);
-  await confirmLive(flags, ctx.target, `pay out ${money(flags.amount, flags.currency)} to ${flags.payee}`);
+  const ctx = apiContext(flags, io);
+  await confirmLive(io, flags, ctx.target, `pay out ${money(flags.amount, flags.currency)} to ${flags.payee}`);
   const { data } = ctx.traced(
     await ctx.api.createPayout(
       { payee_id: flags.payee, amount_cents: flags.amount, currency: flags.currency, external_ref: flags.externalRef },
@@ -39,14 +40,14 @@ export async function create(_a: string[], flags: CreateFlags): Promise<void> {
   ctx.out.result(data, `Payout ${data.status}`, () => payoutLines(ctx.out, data));
 }
 
-export async function get([id]: string[], flags: CommonFlags): Promise<void> {
-  const ctx = apiContext(flags);
+export async function get([id]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.getPayout(id));
   ctx.out.result(data, 'Payout', () => payoutLines(ctx.out, data));
 }
 
-export async function list(_a: string[], flags: CommonFlags & { limit?: number; offset?: number }): Promise<void> {
-  const ctx = apiContext(flags);
+export async function list(_a: string[], flags: CommonFlags & { limit?: number; offset?: number }, io: CliIO): Promise<void> {
+  const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.listPayouts({ limit: flags.limit, offset: flags.offset }));
   ctx.out.result(data, `Payouts (${data.offset + 1}–${data.offset + data.payouts.length} of ${data.total})`, () =>
     ctx.out.table(

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import type { WriteFlags } from '../../options.js';
 import { readPayrollFile } from './file.js';
 import { runLines } from './show.js';
+import type { CliIO } from '../../io.js';
 
 interface Flags extends WriteFlags {
   file: string;
@@ -11,7 +12,7 @@ interface Flags extends WriteFlags {
   note?: string;
 }
 
-export async function run(_a: string[], flags: Flags): Promise<void> {
+export async function run(_a: string[], flags: Flags, io: CliIO): Promise<void> {
   // The same zod schema the emulator validates with: a bad flag or file fails here, before
   // anything is sent, with every problem named by line (payments.3.amount_cents: …).
   const [{ CreatePayrollRun }, { describeZodError }] = await Promise.all([
@@ -22,7 +23,7 @@ export async function run(_a: string[], flags: Flags): Promise<void> {
   const raw = readPayrollFile(flags.file, flags.currency, flags.note);
   const parsed = CreatePayrollRun.safeParse(raw);
   if (!parsed.success) throw new UsageError(`--file ${flags.file}: ${describeZodError(parsed.error)}`);
-  const ctx = apiContext(flags);
+  const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.createPayrollRun(parsed.data, { idempotencyKey: flags.idempotencyKey }));
   ctx.out.result(data, `Payroll run created (${data.run.status})`, () => [
     ...runLines(ctx.out, data),

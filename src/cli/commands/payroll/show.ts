@@ -2,6 +2,7 @@ import { apiContext } from '../../context.js';
 import type { CommonFlags } from '../../options.js';
 import { money, type Output } from '../../output.js';
 import type { SvcApi } from '../../../client/api.js';
+import type { CliIO } from '../../io.js';
 
 export type RunWithLines = Awaited<ReturnType<SvcApi['getPayrollRun']>>['data'];
 
@@ -24,8 +25,8 @@ export function runLines(out: Output, { run, payments, approval_url }: RunWithLi
   ];
 }
 
-export async function get([id]: string[], flags: CommonFlags): Promise<void> {
-  const ctx = apiContext(flags);
+export async function get([id]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.getPayrollRun(id));
   ctx.out.result(data, 'Payroll run', () => runLines(ctx.out, data));
 }

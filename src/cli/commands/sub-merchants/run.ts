@@ -1,6 +1,7 @@
 import { apiContext } from '../../context.js';
 import type { CommonFlags, WriteFlags } from '../../options.js';
 import { askText, askUntilAccepted, requirePrompt } from '../../prompt.js';
+import type { CliIO } from '../../io.js';
 
 // The spec's two-step provisioning. `create` without --otp runs start, asks for the code on
 // the terminal, then completes; without a terminal it refuses before sending anything, naming
@@ -12,10 +13,10 @@ interface CreateFlags extends WriteFlags {
   otp?: string;
 }
 
-export async function create(_a: string[], flags: CreateFlags): Promise<void> {
+export async function create(_a: string[], flags: CreateFlags, io: CliIO): Promise<void> {
   let otp = flags.otp;
-  if (otp === undefined) requirePrompt(flags, '--otp', `the OTP sent to ${flags.phone} (run \`svc sub-merchants start --phone …\` first)`);
-  const ctx = apiContext(flags);
+  if (otp === undefined) requirePrompt(io, flags, '--otp', `the OTP sent to ${flags.phone} (run \`svc sub-merchants start --phone …\` first)`);
+  const ctx = apiContext(flags, io);
   if (otp === undefined) {
     const { data: started } = ctx.traced(await ctx.api.startSubMerchant({ manager_phone: flags.phone }));
     ctx.out.status(`OTP sent to ${started.masked_phone}; it expires in ${started.expires_in_seconds} s.`);
@@ -23,8 +24,8 @@ export async function create(_a: string[], flags: CreateFlags): Promise<void> {
     const complete = (code: string) =>
       ctx.api.completeSubMerchant({ merchant_name: flags.name, manager_phone: flags.phone, otp: code.trim() }, { idempotencyKey: flags.idempotencyKey });
     // A wrong code is asked again (the service counts the tries and locks the phone after its limit).
-    const ask = () => askText(flags, '--otp', `Which code was sent to ${masked}?`, (v) => (/^\s*\S+\s*$/.test(v) ? true : 'type the code'));
-    const { data } = ctx.traced(await askUntilAccepted(flags, undefined, ask, complete, ['OTP_INVALID']));
+    const ask = () => askText(io, flags, '--otp', `Which code was sent to ${masked}?`, (v) => (/^\s*\S+\s*$/.test(v) ? true : 'type the code'));
+    const { data } = ctx.traced(await askUntilAccepted(io, flags, undefined, ask, complete, ['OTP_INVALID']));
     return created(ctx, data);
   }
   const { data } = ctx.traced(
@@ -37,14 +38,14 @@ function created(ctx: ReturnType<typeof apiContext>, data: { id: string; merchan
   ctx.out.result(data, 'Sub-merchant created', () => ctx.out.kv([['id', data.id], ['name', data.merchant_name], ['created at', data.created_at]]));
 }
 
-export async function start(_a: string[], flags: WriteFlags & { phone: string }): Promise<void> {
-  const ctx = apiContext(flags);
+export async function start(_a: string[], flags: WriteFlags & { phone: string }, io: CliIO): Promise<void> {
+  const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.startSubMerchant({ manager_phone: flags.phone }, { idempotencyKey: flags.idempotencyKey }));
   ctx.out.result(data, 'OTP sent', () => ctx.out.kv([['to', data.masked_phone], ['expires in', `${data.expires_in_seconds} s`]]));
 }
 
-export async function list(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = apiContext(flags);
+export async function list(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.listSubMerchants());
   ctx.out.result(data, 'Sub-merchants', () => ctx.out.table(['ID', 'NAME', 'CREATED'], data.sub_merchants.map((s) => [s.id, s.merchant_name, s.created_at])));
 }

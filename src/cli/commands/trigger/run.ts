@@ -11,6 +11,7 @@ import { ControlApi } from '../../../client/control.js';
 import { paymentLines } from '../payments/show.js';
 import { runLines } from '../payroll/show.js';
 import { DASHBOARD_TRIGGERS, PAYROLL_TRIGGERS, TRIGGERS } from './index.js';
+import type { CliIO } from '../../io.js';
 
 // Like a fixture script: ordinary calls (create a link and simulate a payment on it; create a
 // payroll run and approve it as the owner would), so the event is the real one — the same
@@ -27,9 +28,9 @@ interface Flags extends WriteFlags {
 /** A phone no service user has: its payroll line ends `needs_attention`. */
 const NOBODY = '+231779999990';
 
-export async function run([event]: string[], flags: Flags): Promise<void> {
+export async function run([event]: string[], flags: Flags, io: CliIO): Promise<void> {
   if (!TRIGGERS.includes(event as never)) throw new UsageError(`unknown event "${event}": expected one of ${TRIGGERS.join(', ')}.`);
-  const ctx = apiContext(flags);
+  const ctx = apiContext(flags, io);
   if (ctx.target.environment === 'live') throw new UsageError('trigger works with test keys only: it would create real objects with a live key.');
   // A payroll run moves money in the wallet currencies only; a payment link takes any ISO code.
   checkFlags(flags, { currency: PAYROLL_TRIGGERS.includes(event as never) ? CreatePayrollRun.shape.currency : CreatePaymentLink.shape.currency });
@@ -59,7 +60,7 @@ interface TriggeredEvent {
 
 /** The event is emitted by the emulator for the merchant of the key in use (POST /_emulator/events/trigger). */
 async function triggerDashboardEvent(ctx: ReturnType<typeof apiContext>, event: (typeof DASHBOARD_TRIGGERS)[number], flags: Flags): Promise<void> {
-  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId });
+  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId, sleep: ctx.io.sleep });
   const { data: keys } = await control.keys();
   const key = keys.keys.find((k) => k.key === ctx.target.apiKey);
   if (!key) throw new UsageError(`${event} can be triggered on the emulator only: the API key in use is not one of its keys.`);
@@ -70,11 +71,12 @@ async function triggerDashboardEvent(ctx: ReturnType<typeof apiContext>, event: 
 }
 
 async function triggerPayroll(ctx: ReturnType<typeof apiContext>, event: (typeof PAYROLL_TRIGGERS)[number], flags: Flags): Promise<void> {
-  if (flags.pin === undefined) requirePrompt(flags, '--pin', "the owner's PIN to approve the payroll run");
-  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId });
+  const io = ctx.io;
+  if (flags.pin === undefined) requirePrompt(io, flags, '--pin', "the owner's PIN to approve the payroll run");
+  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId, sleep: io.sleep });
   // Nothing is created before the host is known to be an emulator and the PIN is in hand.
   await control.identify();
-  const askPin = () => askSecret(flags, '--pin', `What is the owner's PIN to approve the ${event.replace('payroll_run.', '')} payroll run?`);
+  const askPin = () => askSecret(io, flags, '--pin', `What is the owner's PIN to approve the ${event.replace('payroll_run.', '')} payroll run?`);
   const firstPin = flags.pin ?? (await askPin());
   const { data: users } = await control.get<{ users: { phone: string }[] }>('/users');
   const someone = users.users[0]?.phone;
@@ -92,6 +94,7 @@ async function triggerPayroll(ctx: ReturnType<typeof apiContext>, event: (typeof
   const { data: created } = await ctx.api.createPayrollRun({ currency, note: `svc trigger ${event}`, payments: lines }, { idempotencyKey: flags.idempotencyKey });
   let pin: string | undefined = firstPin;
   await askUntilAccepted(
+    io,
     flags,
     flags.pin,
     async () => pin ?? askPin(),

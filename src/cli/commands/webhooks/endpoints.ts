@@ -2,11 +2,12 @@ import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { CommonFlags, WriteFlags } from '../../options.js';
 import { splitList } from '../../values.js';
+import type { CliIO } from '../../io.js';
 
-export async function create(_a: string[], flags: WriteFlags & { url: string; events: string }): Promise<void> {
+export async function create(_a: string[], flags: WriteFlags & { url: string; events: string }, io: CliIO): Promise<void> {
   const events = splitList(flags.events);
   if (events.length === 0) throw new UsageError('--events: name at least one event type.');
-  const ctx = apiContext(flags);
+  const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.createWebhookEndpoint({ url: flags.url, events: events as never }, { idempotencyKey: flags.idempotencyKey }));
   // The secret is returned once, at creation: it is printed in full this one time.
   ctx.out.result(data, 'Webhook endpoint created', () => [
@@ -22,8 +23,8 @@ export async function create(_a: string[], flags: WriteFlags & { url: string; ev
   ]);
 }
 
-export async function list(_a: string[], flags: CommonFlags): Promise<void> {
-  const ctx = apiContext(flags);
+export async function list(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+  const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.listWebhookEndpoints());
   ctx.out.result(data, 'Webhook endpoints', () =>
     ctx.out.table(
@@ -33,8 +34,8 @@ export async function list(_a: string[], flags: CommonFlags): Promise<void> {
   );
 }
 
-export async function remove([id]: string[], flags: WriteFlags): Promise<void> {
-  const ctx = apiContext(flags);
+export async function remove([id]: string[], flags: WriteFlags, io: CliIO): Promise<void> {
+  const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.deleteWebhookEndpoint(id, { idempotencyKey: flags.idempotencyKey }));
   ctx.out.result(data, 'Webhook endpoint deleted', () => ctx.out.kv([['id', data.id], ['deleted', data.deleted]]));
 }

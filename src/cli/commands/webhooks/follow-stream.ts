@@ -2,8 +2,9 @@ import type { ApiContext } from '../../context.js';
 import { EventStream, type StreamHandlers } from '../../../client/stream.js';
 import { discoverEmulator } from '../../config/discover.js';
 
-// What listen and tail share: follow the emulator's live stream until Ctrl-C or SIGTERM,
-// telling the developer on stderr when it connects, drops and resumes. Each command brings
+// What listen and tail share: follow the emulator's live stream until Ctrl-C or SIGTERM (the
+// process's signals: these commands run until stopped, so they stay process-level), telling
+// the developer on stderr when it connects, drops and resumes. Each command brings
 // its own event (and attempt) handling.
 //
 // An emulator found through its discovery file may come back on another port (`--port 0`):
@@ -14,9 +15,9 @@ import { discoverEmulator } from '../../config/discover.js';
 
 /** `ready` runs once the first connection is open: nothing is promised before the service answered. */
 export async function followStream(ctx: ApiContext, types: string[] | undefined, handlers: Pick<StreamHandlers, 'event' | 'attempt'>, ready?: () => void): Promise<void> {
-  const out = ctx.out;
-  const fixedWait = Number(process.env.SVC_STREAM_RECONNECT_MS);
-  const debug = /\bstream\b/.test(process.env.SVC_DEBUG ?? '');
+  const { out, io } = ctx;
+  const fixedWait = Number(io.env.SVC_STREAM_RECONNECT_MS);
+  const debug = /\bstream\b/.test(io.env.SVC_DEBUG ?? '');
   const stream = new EventStream({
     baseUrl: ctx.target.baseUrl,
     apiKey: ctx.target.apiKey,
@@ -24,7 +25,7 @@ export async function followStream(ctx: ApiContext, types: string[] | undefined,
     traceId: ctx.api.http.traceId,
     failFast: true,
     reconnectMs: Number.isFinite(fixedWait) && fixedWait > 0 ? { base: fixedWait, max: fixedWait } : undefined,
-    rediscover: ctx.target.baseUrlSource === 'emulator' ? () => discoverEmulator()?.base_url : undefined,
+    rediscover: ctx.target.baseUrlSource === 'emulator' ? () => discoverEmulator(io.cwd, io.env)?.base_url : undefined,
   });
   const stop = new AbortController();
   const onSignal = () => stop.abort();

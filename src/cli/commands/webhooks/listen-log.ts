@@ -1,6 +1,7 @@
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from '../../config/file.js';
+import type { Env } from '../../io.js';
 
 // The local log of what `svc webhooks listen` forwarded, for `svc webhooks replay`: one JSON
 // line per forward in the config dir (0600: bodies may hold customer data). It is trimmed to
@@ -24,11 +25,11 @@ export interface LoggedDelivery {
 
 const KEEP = 1000;
 
-export const logPath = (env: NodeJS.ProcessEnv = process.env) => join(configDir(env), 'listen-log.jsonl');
+export const logPath = (env: Env) => join(configDir(env), 'listen-log.jsonl');
 
-export function appendLog(entry: LoggedDelivery): void {
-  const path = logPath();
-  mkdirSync(configDir(), { recursive: true, mode: 0o700 });
+export function appendLog(entry: LoggedDelivery, env: Env): void {
+  const path = logPath(env);
+  mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
   const fresh = !existsSync(path);
   appendFileSync(path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
   if (fresh) chmodSync(path, 0o600);
@@ -42,8 +43,8 @@ function trim(path: string): void {
 }
 
 /** The newest logged forward of this delivery id (or event id). */
-export function findLogged(id: string): LoggedDelivery | undefined {
-  const path = logPath();
+export function findLogged(id: string, env: Env): LoggedDelivery | undefined {
+  const path = logPath(env);
   if (!existsSync(path)) return undefined;
   const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
   for (let i = lines.length - 1; i >= 0; i--) {

@@ -8,6 +8,7 @@ import { followStream } from './follow-stream.js';
 import { appendLog, logPath } from './listen-log.js';
 import { listenSecret } from './listen-secret.js';
 import { runReceiver } from './receiver.js';
+import type { CliIO } from '../../io.js';
 
 // `svc webhooks listen`: the emulator's live stream → the developer's local URL, one event at a
 // time and in order, each signed with the profile's listen secret. A dropped stream (the
@@ -22,21 +23,21 @@ export interface ListenFlags extends CommonFlags {
   host: string;
 }
 
-export async function run(_a: string[], flags: ListenFlags): Promise<void> {
+export async function run(_a: string[], flags: ListenFlags, io: CliIO): Promise<void> {
   if (flags.printSecret) {
     // Like `stripe listen --print-secret`: the secret alone, for `export WEBHOOK_SECRET=$(…)`.
-    const ctx = apiContext(flags);
-    process.stdout.write(`${listenSecret(ctx.target.profile).secret}\n`);
+    const ctx = apiContext(flags, io);
+    ctx.out.print(listenSecret(ctx.target.profile, io.env).secret);
     return;
   }
   if (flags.forward === undefined) throw new UsageError("required option '--forward <url>' not specified (or --print-secret).");
   const forwardUrl = flags.forward;
   checkUrl(forwardUrl);
-  if (flags.port !== undefined) return runReceiver({ ...flags, forward: forwardUrl });
+  if (flags.port !== undefined) return runReceiver({ ...flags, forward: forwardUrl }, io);
   if (flags.secret !== undefined) throw new UsageError('--secret goes with --port (the live receiver); against the emulator listen signs with its own listen secret.');
   const types = flags.events ? await eventTypesFlag(flags.events) : undefined;
-  const ctx = apiContext(flags);
-  const { secret, created } = listenSecret(ctx.target.profile);
+  const ctx = apiContext(flags, io);
+  const { secret, created } = listenSecret(ctx.target.profile, io.env);
   const out = ctx.out;
   const refused = await refusesConnections(forwardUrl);
   // Ready is said only once the stream is open: a wrong key, host or event name fails first.
@@ -45,7 +46,7 @@ export async function run(_a: string[], flags: ListenFlags): Promise<void> {
       [
         `${out.badge('stderr')}${out.e.bold('Ready.')} Forwarding ${ctx.target.environment} events from ${ctx.target.baseUrl} to ${out.e.cyan(forwardUrl)}${types ? ` (${types.join(', ')})` : ''}`,
         `Listen secret: ${secret}  ${out.e.dim(`(${created ? 'new, ' : ''}stable for profile "${ctx.target.profile}"; verify Svc-Signature with it)`)}`,
-        out.e.dim(`Log for replay: ${logPath()} · Ctrl-C to stop`),
+        out.e.dim(`Log for replay: ${logPath(io.env)} · Ctrl-C to stop`),
       ].join('\n'),
     );
     if (refused) out.status(out.e.yellow(`warning: nothing is listening at ${forwardUrl} (connection refused): start your app, or fix --forward. Each event that cannot be forwarded is reported and kept in the log for replay.`));
@@ -64,7 +65,7 @@ export async function run(_a: string[], flags: ListenFlags): Promise<void> {
         forward_url: forwardUrl,
         received_at: new Date().toISOString(),
         ...result,
-      });
+      }, io.env);
       printForward(out, { type: e.type, event_id: e.id, delivery_id: deliveryId }, result);
     },
   }, ready);
@@ -75,12 +76,12 @@ export async function run(_a: string[], flags: ListenFlags): Promise<void> {
 export function printForward(out: Output, ids: { type: string; event_id: string; delivery_id: string }, r: ForwardResult): void {
   const time = new Date().toISOString();
   if (out.json) {
-    process.stdout.write(`${JSON.stringify({ time, ...ids, ...r })}\n`);
+    out.print(JSON.stringify({ time, ...ids, ...r }));
     return;
   }
   const ok = r.status_code !== null && r.status_code >= 200 && r.status_code < 300;
   const status = r.status_code === null ? out.c.red(`✗ ${r.error}`) : ok ? out.c.green(`→ ${r.status_code}`) : out.c.red(`→ ${r.status_code}`);
-  process.stdout.write(`${out.c.dim(time.slice(11, 19))}  ${ids.type.padEnd(22)} ${ids.delivery_id}  ${status}  ${out.c.dim(`${r.latency_ms} ms`)}\n`);
+  out.print(`${out.c.dim(time.slice(11, 19))}  ${ids.type.padEnd(22)} ${ids.delivery_id}  ${status}  ${out.c.dim(`${r.latency_ms} ms`)}`);
 }
 
 /** --events checked against the service's own list of event types, before anything is sent. */

@@ -7,6 +7,7 @@ import { maskSecret } from '../../mask.js';
 import { forward } from './forward.js';
 import { appendLog } from './listen-log.js';
 import { printForward, type ListenFlags } from './listen.js';
+import type { CliIO } from '../../io.js';
 
 // `svc webhooks listen --port`: a live host has no stream, so the developer points a tunnel
 // at this local receiver. It verifies Svc-Signature with the endpoint's secret over the raw
@@ -15,9 +16,9 @@ import { printForward, type ListenFlags } from './listen.js';
 
 const MAX_BODY = 1024 * 1024;
 
-export async function runReceiver(flags: ListenFlags & { forward: string }): Promise<void> {
+export async function runReceiver(flags: ListenFlags & { forward: string }, io: CliIO): Promise<void> {
   if (!flags.secret) throw new UsageError("missing --secret: the endpoint's signing secret (shown once by `svc webhooks endpoints create`).");
-  const out = new Output(Boolean(flags.json));
+  const out = new Output(io, Boolean(flags.json));
   const secret = flags.secret;
   const server = createServer((req, res) => {
     void (async () => {
@@ -50,7 +51,7 @@ export async function runReceiver(flags: ListenFlags & { forward: string }): Pro
       } catch {
         /* forwarded as is */
       }
-      appendLog({ delivery_id: deliveryId, event_id: deliveryId, type: eventType, environment: 'live', body: text, headers: passOn, forward_url: flags.forward, received_at: new Date().toISOString(), ...result });
+      appendLog({ delivery_id: deliveryId, event_id: deliveryId, type: eventType, environment: 'live', body: text, headers: passOn, forward_url: flags.forward, received_at: new Date().toISOString(), ...result }, io.env);
       printForward(out, { type: eventType, event_id: '', delivery_id: deliveryId }, result);
     })().catch((err) => {
       if (!res.headersSent) res.writeHead(500).end();
@@ -68,6 +69,7 @@ export async function runReceiver(flags: ListenFlags & { forward: string }): Pro
       `Forwarding verified deliveries to ${out.e.cyan(flags.forward)} · Ctrl-C to stop`,
     ].join('\n'),
   );
+  // Runs until the process is signalled: the receiver is a process-level command.
   await new Promise<void>((ok) => {
     const stop = () => server.close(() => ok());
     process.once('SIGINT', stop);

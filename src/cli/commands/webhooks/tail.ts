@@ -3,19 +3,18 @@ import type { CommonFlags } from '../../options.js';
 import { splitList } from '../../values.js';
 import { money } from '../../output.js';
 import { followStream } from './follow-stream.js';
+import type { CliIO } from '../../io.js';
 
 // `svc webhooks tail`: the live stream printed. --json: one JSON object per line, events as
 // {"kind":"event",id,type,created_at,environment,body} with the body parsed, attempts as
 // {"kind":"attempt",…}.
 
-export async function run(_a: string[], flags: CommonFlags & { events?: string; attempts?: boolean }): Promise<void> {
-  const ctx = apiContext(flags);
+export async function run(_a: string[], flags: CommonFlags & { events?: string; attempts?: boolean }, io: CliIO): Promise<void> {
+  const ctx = apiContext(flags, io);
   const out = ctx.out;
   const types = flags.events ? splitList(flags.events) : undefined;
   out.status(`${out.badge('stderr')}${out.e.bold('Tailing')} ${ctx.target.environment} events from ${ctx.target.baseUrl}${types ? ` (${types.join(', ')})` : ''} · Ctrl-C to stop`);
-  const line = (s: string): void => {
-    process.stdout.write(`${s}\n`);
-  };
+  const line = (s: string): void => out.print(s);
   await followStream(ctx, types, {
     event: (e) => {
       if (out.json) return line(JSON.stringify({ kind: 'event', ...e, body: JSON.parse(e.body) }));

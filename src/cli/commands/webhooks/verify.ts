@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { verifySignature } from '../../../../contract/signature.js';
 import { EXIT, SilentExit, UsageError } from '../../errors.js';
 import { Output } from '../../output.js';
+import type { CliIO, InStream } from '../../io.js';
 
 // `svc webhooks verify`: offline, with the same function merchant servers import. The body
 // is read as raw bytes (a file or stdin), never re-encoded. Exit 0 valid, 1 invalid.
@@ -14,14 +15,14 @@ interface Flags {
   json?: boolean;
 }
 
-export async function run(_a: string[], flags: Flags): Promise<void> {
-  const body = flags.bodyFile !== undefined ? readBodyFile(flags.bodyFile) : await readStdin();
+export async function run(_a: string[], flags: Flags, io: CliIO): Promise<void> {
+  const body = flags.bodyFile !== undefined ? readBodyFile(flags.bodyFile) : await readStdin(io.stdin);
   const verdict = verifySignature({ secret: flags.secret, header: flags.header, body, toleranceSeconds: flags.tolerance });
   const now = Math.floor(Date.now() / 1000);
   const data = verdict.ok
     ? { valid: true, reason: null, message: `signed ${now - verdict.timestamp} s ago`, timestamp: verdict.timestamp }
     : { valid: false, reason: verdict.reason, message: verdict.message, timestamp: null };
-  const out = new Output(Boolean(flags.json));
+  const out = new Output(io, Boolean(flags.json));
   out.result(data, verdict.ok ? out.c.green('✓ valid signature') : out.c.red(`✗ invalid signature: ${data.reason}`), () => out.kv([['detail', data.message]]));
   if (!verdict.ok) throw new SilentExit(EXIT.api);
 }
@@ -34,9 +35,9 @@ function readBodyFile(path: string): Buffer {
   }
 }
 
-async function readStdin(): Promise<Buffer> {
-  if (process.stdin.isTTY) throw new UsageError('missing --body-file: give the raw body as a file, or pipe it on stdin.');
+async function readStdin(stdin: InStream): Promise<Buffer> {
+  if (stdin.isTTY) throw new UsageError('missing --body-file: give the raw body as a file, or pipe it on stdin.');
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks);
 }
