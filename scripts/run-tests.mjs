@@ -21,5 +21,6 @@ if (files.length === 0) {
   console.error('no test files found under dist/test');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=120000', ...files], { stdio: 'inherit' });
+const extra = process.env.SVC_TEST_ARGS ? process.env.SVC_TEST_ARGS.split(" ") : [];
+const result = spawnSync(process.execPath, [...extra, '--test', '--test-concurrency=2', '--test-timeout=120000', ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

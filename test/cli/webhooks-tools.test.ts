@@ -148,14 +148,9 @@ test('replay --emulator puts a failed delivery back to pending: the endpoint get
     assert.equal(moved.code, 0, moved.stderr);
     assert.equal(moved.json().advanced_ms, 1_000);
     await until(() => app.received.length === 1, 'the first (failing) attempt');
-    // The attempt is recorded just after the receiver answered: wait for it over HTTP, then
-    // read the same log through the CLI.
-    const deliveriesOf = async () => (await manual.request('GET', `/_emulator/webhook-endpoints/${endpoint.id}/deliveries`, { key: null })).json.data.deliveries;
-    let failed = false;
-    for (let i = 0; i < 200 && !failed; i++) {
-      failed = (await deliveriesOf())[0]?.status === 'failed';
-      if (!failed) await new Promise((r) => setTimeout(r, 25));
-    }
+    // The attempt is recorded just after the receiver answered: wait for the engine's idle
+    // signal (nothing due, in flight or unrecorded), then read the log through the CLI.
+    await manual.deliveriesIdle();
     const list = await cli.run(['webhooks', 'deliveries', 'list', endpoint.id, '--json', '--base-url', manual.baseUrl]);
     const delivery = list.json().deliveries[0] as { id: string; status: string };
     assert.equal(delivery?.status, 'failed');

@@ -36,9 +36,10 @@ test('metrics report event-loop delay, GC, CPU, memory and store sizes; reset st
     assert.equal(m.store_counts.payment_links, 1);
     assert.equal(m.store_counts.idempotency, 1);
 
-    // Let the monitor take samples, then reset: the window starts again.
-    await new Promise((r) => setTimeout(r, 60));
-    const sampled = (await emu.request('GET', '/_emulator/metrics', { key: null })).json.data;
+    // Wait until the monitor has taken a sample (it does every 10 ms; a slow machine only
+    // makes this loop longer), then reset: the window starts again.
+    let sampled = m;
+    while (sampled.event_loop_delay_samples === 0) sampled = (await emu.request('GET', '/_emulator/metrics', { key: null })).json.data;
     assert.ok(sampled.event_loop_delay_samples > 0);
     const reset = await emu.request('POST', '/_emulator/metrics/reset', { key: null });
     assert.equal(reset.status, 200);

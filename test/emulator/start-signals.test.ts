@@ -29,13 +29,15 @@ test('SIGINT exits 0 after flushing: the data is in the snapshot, the journal is
 test('SIGTERM lets an in-flight request finish before exiting 0', async () => {
   const dataDir = tempDir('svc-inflight-');
   try {
-    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--latency', '3000']);
+    // The request is held by a latency fault on a manual clock, so it is surely still in flight
+    // when the signal lands, however slow the machine: no wall-clock bet on how long it takes.
+    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--clock', 'manual']);
     const key = svc.ready.keys[0].key;
-    // A first request opens a keep-alive connection the server has surely accepted; the slow
-    // one follows on it and is inside its 3 s latency when the signal arrives.
-    await request(svc.ready.base_url, 'GET', '/_emulator/health', { key: null });
+    const fault = await request(svc.ready.base_url, 'POST', '/_emulator/faults', { key: null, body: { route: 'POST /v1/api/payment-links', kind: 'latency', latency: '1h', times: 1 } });
+    assert.equal(fault.status, 201, fault.text);
     const pending = request(svc.ready.base_url, 'POST', '/v1/api/payment-links', { key, body: { title: 'In flight', amount: 5 }, idempotencyKey: idem() });
-    await new Promise((r) => setTimeout(r, 1000));
+    // The fault's log entry is written when the request is taken and held: the signal that it is in flight.
+    while ((await request(svc.ready.base_url, 'GET', '/_emulator/faults/log', { key: null })).json.data.entries.length === 0) await new Promise((r) => setImmediate(r));
     svc.child.kill('SIGTERM');
     const res = await pending;
     assert.equal(res.status, 201, res.text);
