@@ -1,6 +1,6 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { idem, request, tempDir } from '../helpers/emulator.js';
 import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
@@ -103,14 +103,28 @@ test('SIGTERM on a full disk exits non-zero with a clear message and releases st
   }
 });
 
+// A data dir after one clean run (snapshot written, journal empty), made once and copied for
+// each step instead of starting and stopping an emulator per step.
+let seeded: Promise<string> | undefined;
+const seededStore = () =>
+  (seeded ??= (async () => {
+    const dir = tempDir('svc-compact-seed-');
+    const first = await startSvc(['--port', '0', '--data-dir', dir, '--quiet']);
+    first.child.kill('SIGTERM');
+    assert.equal(await first.done, 0);
+    assert.ok(existsSync(join(dir, 'snapshot.ndjson')));
+    return dir;
+  })());
+after(async () => {
+  if (seeded) rmSync(await seeded, { recursive: true, force: true });
+});
+
 for (const step of COMPACTION_STEPS) {
   test(`kill -9 while a compaction is at "${step}" keeps every acknowledged write, including those made during it`, async () => {
     const dataDir = tempDir(`svc-compact-${step}-`);
     try {
-      // A first run makes the snapshot, so the paused run's compaction is the one we ask for.
-      const first = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
-      first.child.kill('SIGTERM');
-      assert.equal(await first.done, 0);
+      // Start from a store that already has its snapshot, so the paused run's compaction is the one we ask for.
+      cpSync(await seededStore(), dataDir, { recursive: true });
 
       const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off'], { SVC_TEST_COMPACTION_PAUSE: step });
       const base = svc.ready.base_url;

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/server.js';
@@ -59,6 +60,26 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
   };
 }
 
+// The suite's HTTP client is node:http (keep-alive through the global agent) rather than
+// fetch: the same bytes on the wire, at a fraction of fetch's CPU per request (web streams,
+// Request/Response objects), which adds up over the suite's thousands of requests.
+function send(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; headers: Headers; text: string }> {
+  return new Promise((ok, fail) => {
+    const req = httpRequest(url, { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.once('error', fail);
+      res.once('end', () => {
+        const h = new Headers();
+        for (let i = 0; i < res.rawHeaders.length; i += 2) h.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+        ok({ status: res.statusCode!, headers: h, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.once('error', fail);
+    req.end(body);
+  });
+}
+
 export async function request(baseUrl: string, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...opts.headers };
   const key = opts.key === undefined ? KEYS.acmeTest : opts.key;
@@ -67,8 +88,8 @@ export async function request(baseUrl: string, method: string, path: string, opt
   let body: string | undefined = opts.rawBody;
   if (body === undefined && opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers['content-type'] ??= 'application/json';
-  const res = await fetch(baseUrl + path, { method, headers, body });
-  const text = await res.text();
+  const res = await send(baseUrl + path, method, headers, body);
+  const text = res.text;
   let json: unknown;
   try {
     json = JSON.parse(text);
