@@ -156,6 +156,24 @@ export const testing: Scenario = {
       four.push(await exitTime(['--test', '--test-concurrency=4', ...files], ctx.tmpDir));
     }
     rows.push({ id: 'testing.files', label: '4 test files with own emulators (concurrency 4) / 1 file', ratio: median(four) / median(one), note: `${median(four).toFixed(0)} vs ${median(one).toFixed(0)} ms, median of 3; ${availableParallelism()} CPUs (CPU-bound files: below ~4 CPUs the floor is about 4 ÷ CPUs)` });
+
+    // The same harness with files that only burn as much CPU time as one merchant file takes
+    // wall time (no emulator, no I/O): the ratio this machine allows any CPU-bound file.
+    // testing.files close to this row means the emulators add no contention of their own: the
+    // rest is the CPU count.
+    const burn = Math.round(median(one));
+    const floorFiles = [1, 2, 3, 4].map((i) => {
+      const f = join(ctx.tmpDir, `cpu-${i}.test.mjs`);
+      writeFileSync(f, `import { test } from 'node:test';\ntest('burn', () => { const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; const end = cpu() + ${burn}; let x = 0; while (cpu() < end) for (let i = 0; i < 1e5; i++) x += Math.sqrt(x + i); });\n`);
+      return f;
+    });
+    const floorOne: number[] = [];
+    const floorFour: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      floorOne.push(await exitTime(['--test', floorFiles[0]], ctx.tmpDir));
+      floorFour.push(await exitTime(['--test', '--test-concurrency=4', ...floorFiles], ctx.tmpDir));
+    }
+    rows.push({ id: 'testing.files.cpu-floor', label: 'reference: 4 files that only burn CPU (as long as one merchant file runs) / 1 file', ratio: median(floorFour) / median(floorOne), note: `${(median(floorFour) / median(floorOne)).toFixed(2)}× (${median(floorFour).toFixed(0)} vs ${median(floorOne).toFixed(0)} ms); what ${availableParallelism()} CPUs allow a CPU-bound file` });
     return rows;
   },
 };
