@@ -124,9 +124,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   for (const r of resources) r.subscribe?.(services);
   const fixtures = () => readFixtures(options.fixtures ?? DEFAULT_FIXTURES);
   let seededAtStart: WorldSnapshot | undefined;
-  if (store.count(MERCHANTS) === 0) {
-    seed(services, fixtures());
-    seededAtStart = takeSnapshot(services);
+  try {
+    if (store.count(MERCHANTS) === 0) {
+      seed(services, fixtures());
+      seededAtStart = takeSnapshot(services);
+    }
+    raiseStampFloor(services);
+  } catch (err) {
+    // A fixtures file that cannot be read or seeded (or a refused write) ends the start here,
+    // and lets go of the data dir: the next start is not told it is in use.
+    clock.stop();
+    await store.close();
+    throw err;
   }
   const backToFixtures = fixtureWorld(services, fixtures, seededAtStart);
   // A reset gives a fresh world: the faults set for the last test go too (a restore keeps them).
@@ -139,7 +148,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     // After the answer has gone out: the caller (svc emulator stop) hears "stopping", then waits for the exit.
     requestStop: () => setImmediate(() => (options.onStopRequest ? options.onStopRequest() : void close().catch((err) => services.log.warn(`stop failed: ${(err as Error).message}`)))),
   };
-  raiseStampFloor(services);
 
   const app = createApp(services, { rateLimit: options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit, logRequests: options.logRequests ?? false });
   const port = options.port ?? DEFAULT_PORT;

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { idem, request, tempDir } from '../helpers/emulator.js';
+import { idem, request, silentLogger, tempDir } from '../helpers/emulator.js';
+import { startEmulator } from '../../emulator/server.js';
 import { startSvc, svcBin } from '../helpers/svc-process.js';
 
 // One process per data dir. A second emulator started on the same dir (a second `npm start`,
@@ -49,5 +50,24 @@ test('a second emulator on the same data dir is refused; the first keeps its dat
     assert.ok(!existsSync(join(dataDir, 'store.lock')), 'a clean exit releases the lock');
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a start that fails while seeding (a fixtures file that cannot be read) lets go of the data dir', async () => {
+  const dataDir = tempDir('svc-lock-seed-');
+  const bad = join(dataDir, '..', `${dataDir.split('/').pop()}-fixtures.json`);
+  writeFileSync(bad, '{ not json');
+  try {
+    await assert.rejects(startEmulator({ port: 0, dataDir, fixtures: bad, logger: silentLogger }));
+    assert.equal(existsSync(join(dataDir, 'store.lock')), false, 'the failed start left store.lock behind');
+    const again = await startEmulator({ port: 0, dataDir, logger: silentLogger });
+    try {
+      assert.equal((await request(again.baseUrl, 'GET', '/_emulator/health', { key: null })).status, 200);
+    } finally {
+      await again.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(bad, { force: true });
   }
 });
