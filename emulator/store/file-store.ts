@@ -274,7 +274,7 @@ export class FileStore extends MemoryStore {
     // Frozen view: the record objects as of now (puts replace records, they are not edited in
     // place); writes from here on go to segment `next` and replay over this snapshot.
     const frozen: Array<[string, StoredRecord[]]> = [];
-    for (const [c, records] of this.collections) frozen.push([c, Array.from(records.values())]);
+    for (const [c, records] of this.collections) frozen.push([c, records.valuesArray()]);
     const tmp = this.path(SNAPSHOT_TMP);
     const fd = this.fs.openSync(tmp, 'w');
     try {

@@ -1,6 +1,7 @@
 import type { CarriesSurvivingWrites, IndexView, Store, StoredRecord, Transaction } from './store.js';
 import type { AnyCollection, Collection, IndexKey } from './collection.js';
 import { OrderedIds } from './ordered-ids.js';
+import { SegmentedMap } from './segmented-map.js';
 
 export type Op = { c: string; id: string; v?: StoredRecord };
 
@@ -8,15 +9,16 @@ interface Index {
   name: string;
   key: IndexKey<StoredRecord>;
   /** key -> ids in first-write order */
-  entries: Map<string, OrderedIds>;
+  entries: SegmentedMap<string, OrderedIds>;
   /** id -> key, to move a record when its key changes */
-  keyOf: Map<string, string>;
+  keyOf: SegmentedMap<string, string>;
 }
 
 // The in-memory half of every store: collections, secondary indexes and transactions with an
 // undo log. The file-backed store extends it with the journal; unit tests can use it alone.
 export class MemoryStore implements Store {
-  protected collections = new Map<string, Map<string, StoredRecord>>();
+  /** Records by collection, by id (segmented: no big synchronous rehash, see segmented-map.ts). */
+  protected collections = new Map<string, SegmentedMap<string, StoredRecord>>();
   private indexes = new Map<string, Index[]>();
   private depth = 0;
   private commitListeners = new Set<(ops: readonly Op[]) => void>();
@@ -37,7 +39,7 @@ export class MemoryStore implements Store {
 
   define(collection: AnyCollection): void {
     if (this.indexes.has(collection.name)) throw new Error(`collection ${collection.name} is defined twice`);
-    const list: Index[] = Object.entries(collection.indexes as Record<string, IndexKey<StoredRecord>>).map(([name, key]) => ({ name, key, entries: new Map(), keyOf: new Map() }));
+    const list: Index[] = Object.entries(collection.indexes as Record<string, IndexKey<StoredRecord>>).map(([name, key]) => ({ name, key, entries: new SegmentedMap(), keyOf: new SegmentedMap() }));
     this.indexes.set(collection.name, list);
     for (const index of list) for (const record of this.records(collection.name)) this.fileInIndex(index, record);
   }
@@ -98,7 +100,7 @@ export class MemoryStore implements Store {
   /** Every record of every collection, by collection name (a snapshot of the world; world.ts). */
   dump(): Record<string, StoredRecord[]> {
     const out: Record<string, StoredRecord[]> = {};
-    for (const [c, records] of this.collections) if (records.size > 0) out[c] = Array.from(records.values());
+    for (const [c, records] of this.collections) if (records.size > 0) out[c] = records.valuesArray();
     return out;
   }
 
@@ -178,7 +180,7 @@ export class MemoryStore implements Store {
 
   private set(collection: string, record: StoredRecord): void {
     let c = this.collections.get(collection);
-    if (!c) this.collections.set(collection, (c = new Map()));
+    if (!c) this.collections.set(collection, (c = new SegmentedMap()));
     c.set(record.id, record);
     for (const index of this.indexes.get(collection) ?? []) this.fileInIndex(index, record);
   }

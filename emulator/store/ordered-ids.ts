@@ -1,3 +1,5 @@
+import { SegmentedMap } from './segmented-map.js';
+
 // The ids filed under one index key, in the order they were filed, with O(1) add and remove
 // and positional reads. A plain array made removal O(n) (lastIndexOf + splice), which turns
 // draining a queue-like index (pending webhook deliveries) into O(n²). Here a removed id
@@ -12,7 +14,7 @@ const MIN_HOLES_TO_COMPACT = 32;
 
 export class OrderedIds {
   private slots: Array<string | undefined> = [];
-  private slotOf: Map<string, number> | undefined;
+  private slotOf: SegmentedMap<string, number> | undefined;
   private holes = 0;
 
   get size(): number {
@@ -54,7 +56,7 @@ export class OrderedIds {
   }
 
   private indexSlots(): void {
-    this.slotOf = new Map();
+    this.slotOf = new SegmentedMap();
     this.slots.forEach((id, slot) => id !== undefined && this.slotOf!.set(id, slot));
   }
 }
