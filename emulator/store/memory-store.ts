@@ -138,8 +138,7 @@ export class MemoryStore implements Store {
 
   /** A write inside the open transaction, by collection name (typed access goes through `tx`). */
   private putOp<T extends StoredRecord>(collection: string, record: T): T {
-    const previous = this.collections.get(collection)?.get(record.id);
-    this.set(collection, record);
+    const previous = this.set(collection, record);
     this.undo.push(() => (previous ? this.set(collection, previous) : this.remove(collection, record.id)));
     this.pendingOps.push({ c: collection, id: record.id, v: record });
     return record;
@@ -176,12 +175,13 @@ export class MemoryStore implements Store {
     }
   }
 
-  private set(collection: string, record: StoredRecord): void {
+  /** Stores `record`; returns the version it replaced (one lookup: a miss costs a look in every segment). */
+  private set(collection: string, record: StoredRecord): StoredRecord | undefined {
     let c = this.collections.get(collection);
     if (!c) this.collections.set(collection, (c = new SegmentedMap()));
-    const previous = c.get(record.id);
-    c.set(record.id, record);
+    const previous = c.swap(record.id, record);
     for (const index of this.indexes.get(collection) ?? []) this.refile(index, record.id, previous, record);
+    return previous;
   }
 
   private remove(collection: string, id: string): void {

@@ -38,16 +38,25 @@ export class SegmentedMap<K, V> {
   }
 
   set(key: K, value: V): this {
-    const holder = this.segmentOf(key);
-    if (holder) {
-      holder.set(key, value);
-      return this;
+    this.swap(key, value);
+    return this;
+  }
+
+  /** set(), returning the value it replaced (one search of the segments instead of get + set). */
+  swap(key: K, value: V): V | undefined {
+    const segments = this.segments;
+    for (let i = segments.length - 1; i >= 0; i--) {
+      const previous = segments[i].get(key);
+      if (previous !== undefined) {
+        segments[i].set(key, value);
+        return previous;
+      }
     }
-    let newest = this.segments[this.segments.length - 1];
-    if (newest.size >= SEGMENT) this.segments.push((newest = new Map()));
+    let newest = segments[segments.length - 1];
+    if (newest.size >= SEGMENT) segments.push((newest = new Map()));
     newest.set(key, value);
     this.count++;
-    return this;
+    return undefined;
   }
 
   delete(key: K): boolean {
