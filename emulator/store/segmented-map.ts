@@ -85,7 +85,7 @@ export class SegmentedMap<K, V> {
     return this.entries();
   }
 
-  /** The values in order, as one array (a snapshot's frozen view). */
+  /** The values in order, as one array (MemoryStore.dump). */
   valuesArray(): V[] {
     const out = new Array<V>(this.count);
     let i = 0;
