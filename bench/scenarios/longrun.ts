@@ -37,6 +37,10 @@ interface Metrics {
   event_loop_delay_max_ms: number;
   gc_pause_max_ms: number;
   gc_pause_max_kind: string | null;
+  gc_pause_total_ms: number;
+  cpu_wait_ms: number | null;
+  cpu_user_ms: number;
+  cpu_system_ms: number;
 }
 const metrics = async (base: string) => ((await fetchJson(`${base}/_emulator/metrics`)) as { data: Metrics }).data;
 
@@ -133,7 +137,7 @@ export const longrun: Scenario = {
       const during = await postRate(pool, { until: compaction });
       await compaction;
       const m = await metrics(base());
-      rows.push({ id: 'longrun.compaction', label: 'long run: compaction, largest event-loop stall', maxMs: m.event_loop_delay_max_ms, note: `whole store under POST load; longest GC pause ${m.gc_pause_max_ms.toFixed(1)} ms (${m.gc_pause_max_kind})` });
+      rows.push({ id: 'longrun.compaction', label: 'long run: compaction, largest event-loop stall', maxMs: m.event_loop_delay_max_ms, note: `whole store under POST load; longest GC pause ${m.gc_pause_max_ms.toFixed(1)} ms (${m.gc_pause_max_kind}), GC total ${m.gc_pause_total_ms.toFixed(0)} ms; waiting for a CPU ${m.cpu_wait_ms ?? 'n/a'} ms, CPU ${m.cpu_user_ms + m.cpu_system_ms} ms` });
       rows.push({ id: 'longrun.compaction-rate', label: 'long run: POST rate during compaction / without', ratio: during / without, note: `${during.toFixed(0)} vs ${without.toFixed(0)} req/s` });
 
       // Some journal to replay, then kill -9; restart; clean stop; restart.

@@ -1,6 +1,7 @@
 import type { CarriesSurvivingWrites, IndexView, Store, StoredRecord, Transaction } from './store.js';
 import type { AnyCollection, Collection, IndexKey } from './collection.js';
 import { OrderedIds } from './ordered-ids.js';
+import { SegmentedMap } from './segmented-map.js';
 
 export type Op = { c: string; id: string; v?: StoredRecord };
 
@@ -8,15 +9,14 @@ interface Index {
   name: string;
   key: IndexKey<StoredRecord>;
   /** key -> ids in first-write order */
-  entries: Map<string, OrderedIds>;
-  /** id -> key, to move a record when its key changes */
-  keyOf: Map<string, string>;
+  entries: SegmentedMap<string, OrderedIds>;
 }
 
 // The in-memory half of every store: collections, secondary indexes and transactions with an
 // undo log. The file-backed store extends it with the journal; unit tests can use it alone.
 export class MemoryStore implements Store {
-  protected collections = new Map<string, Map<string, StoredRecord>>();
+  /** Records by collection, by id (segmented: no big synchronous rehash, see segmented-map.ts). */
+  protected collections = new Map<string, SegmentedMap<string, StoredRecord>>();
   private indexes = new Map<string, Index[]>();
   private depth = 0;
   private commitListeners = new Set<(ops: readonly Op[]) => void>();
@@ -37,9 +37,9 @@ export class MemoryStore implements Store {
 
   define(collection: AnyCollection): void {
     if (this.indexes.has(collection.name)) throw new Error(`collection ${collection.name} is defined twice`);
-    const list: Index[] = Object.entries(collection.indexes as Record<string, IndexKey<StoredRecord>>).map(([name, key]) => ({ name, key, entries: new Map(), keyOf: new Map() }));
+    const list: Index[] = Object.entries(collection.indexes as Record<string, IndexKey<StoredRecord>>).map(([name, key]) => ({ name, key, entries: new SegmentedMap() }));
     this.indexes.set(collection.name, list);
-    for (const index of list) for (const record of this.records(collection.name)) this.fileInIndex(index, record);
+    for (const index of list) for (const record of this.records(collection.name)) this.refile(index, record.id, undefined, record);
   }
 
   byIndex<T extends StoredRecord, I extends string>(collection: Collection<T, I>, name: NoInfer<I>, key: string): T[] {
@@ -98,7 +98,7 @@ export class MemoryStore implements Store {
   /** Every record of every collection, by collection name (a snapshot of the world; world.ts). */
   dump(): Record<string, StoredRecord[]> {
     const out: Record<string, StoredRecord[]> = {};
-    for (const [c, records] of this.collections) if (records.size > 0) out[c] = Array.from(records.values());
+    for (const [c, records] of this.collections) if (records.size > 0) out[c] = records.valuesArray();
     return out;
   }
 
@@ -138,8 +138,7 @@ export class MemoryStore implements Store {
 
   /** A write inside the open transaction, by collection name (typed access goes through `tx`). */
   private putOp<T extends StoredRecord>(collection: string, record: T): T {
-    const previous = this.collections.get(collection)?.get(record.id);
-    this.set(collection, record);
+    const previous = this.set(collection, record);
     this.undo.push(() => (previous ? this.set(collection, previous) : this.remove(collection, record.id)));
     this.pendingOps.push({ c: collection, id: record.id, v: record });
     return record;
@@ -176,36 +175,43 @@ export class MemoryStore implements Store {
     }
   }
 
-  private set(collection: string, record: StoredRecord): void {
+  /** Stores `record`; returns the version it replaced (one lookup: a miss costs a look in every segment). */
+  private set(collection: string, record: StoredRecord): StoredRecord | undefined {
     let c = this.collections.get(collection);
-    if (!c) this.collections.set(collection, (c = new Map()));
-    c.set(record.id, record);
-    for (const index of this.indexes.get(collection) ?? []) this.fileInIndex(index, record);
+    if (!c) this.collections.set(collection, (c = new SegmentedMap()));
+    const previous = c.swap(record.id, record);
+    for (const index of this.indexes.get(collection) ?? []) this.refile(index, record.id, previous, record);
+    return previous;
   }
 
   private remove(collection: string, id: string): void {
-    this.collections.get(collection)?.delete(id);
-    for (const index of this.indexes.get(collection) ?? []) this.unfile(index, id);
+    const c = this.collections.get(collection);
+    const previous = c?.get(id);
+    if (!previous) return;
+    c!.delete(id);
+    for (const index of this.indexes.get(collection) ?? []) this.refile(index, id, previous, undefined);
   }
 
-  private fileInIndex(index: Index, record: StoredRecord): void {
-    const key = index.key(record);
-    const old = index.keyOf.get(record.id);
+  /**
+   * Moves record `id` from the key its previous version was filed under to the key of its new
+   * version (undefined: not filed). A record's key is a function of the record, and records are
+   * never edited in place (a put stores a new object), so the old key is computed from the old
+   * version instead of being kept per record (an id→key map cost ~90 bytes per indexed record).
+   */
+  private refile(index: Index, id: string, previous: StoredRecord | undefined, record: StoredRecord | undefined): void {
+    const old = previous ? index.key(previous) : undefined;
+    const key = record ? index.key(record) : undefined;
     if (old === key) return;
-    if (old !== undefined) this.unfile(index, record.id);
+    if (old !== undefined) {
+      const ids = index.entries.get(old);
+      if (ids) {
+        ids.delete(id);
+        if (ids.size === 0) index.entries.delete(old);
+      }
+    }
     if (key === undefined) return;
     let ids = index.entries.get(key);
     if (!ids) index.entries.set(key, (ids = new OrderedIds()));
-    ids.add(record.id);
-    index.keyOf.set(record.id, key);
-  }
-
-  private unfile(index: Index, id: string): void {
-    const key = index.keyOf.get(id);
-    if (key === undefined) return;
-    const ids = index.entries.get(key)!;
-    ids.delete(id);
-    if (ids.size === 0) index.entries.delete(key);
-    index.keyOf.delete(id);
+    ids.add(id);
   }
 }

@@ -1,18 +1,22 @@
+import { SegmentedMap } from './segmented-map.js';
+
 // The ids filed under one index key, in the order they were filed, with O(1) add and remove
 // and positional reads. A plain array made removal O(n) (lastIndexOf + splice), which turns
 // draining a queue-like index (pending webhook deliveries) into O(n²). Here a removed id
 // leaves a hole that is skipped; holes are squeezed out when they outnumber the live ids, or
 // before a positional read, so the cost stays amortized O(1) per write.
 //
-// Most keys hold one id (a link code, a key hash): their position map is not built until the
-// list outgrows SMALL, and until then removal scans the few slots there are.
+// The position map (id → slot, ~50 bytes an id) is built at the first removal from a list
+// longer than SMALL, not before: most keys hold one id (a link code, a key hash), and the big
+// lists (a merchant's payments, events, wallet entries) mostly only grow. Removing the last id
+// (a rolled-back insert) needs no map; other removals from a short list scan its few slots.
 
 const SMALL = 16;
 const MIN_HOLES_TO_COMPACT = 32;
 
 export class OrderedIds {
   private slots: Array<string | undefined> = [];
-  private slotOf: Map<string, number> | undefined;
+  private slotOf: SegmentedMap<string, number> | undefined;
   private holes = 0;
 
   get size(): number {
@@ -22,11 +26,13 @@ export class OrderedIds {
   add(id: string): void {
     this.slots.push(id);
     if (this.slotOf) this.slotOf.set(id, this.slots.length - 1);
-    else if (this.slots.length > SMALL) this.indexSlots();
   }
 
   delete(id: string): void {
-    const slot = this.slotOf ? this.slotOf.get(id) : this.slots.lastIndexOf(id);
+    // A rolled-back insert is the last id: no position map needed to find it.
+    const last = this.slots.length - 1;
+    if (!this.slotOf && this.slots.length > SMALL && this.slots[last] !== id) this.indexSlots();
+    const slot = this.slotOf ? this.slotOf.get(id) : this.slots[last] === id ? last : this.slots.lastIndexOf(id);
     if (slot === undefined || slot < 0) return;
     this.slotOf?.delete(id);
     this.slots[slot] = undefined;
@@ -54,7 +60,7 @@ export class OrderedIds {
   }
 
   private indexSlots(): void {
-    this.slotOf = new Map();
+    this.slotOf = new SegmentedMap();
     this.slots.forEach((id, slot) => id !== undefined && this.slotOf!.set(id, slot));
   }
 }
