@@ -26,7 +26,13 @@ export async function newPage(context: BrowserContext): Promise<Page> {
   return page;
 }
 
+/**
+ * Saves a full-page PNG when SVC_SCREENSHOTS is set. Screenshots assert nothing (the tests read
+ * the DOM) and encoding ~36 full pages cost about a fifth of the browser files' time, so a
+ * plain `npm test` skips them; `SVC_SCREENSHOTS=1 npm test` writes them for a human to look at.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!process.env.SVC_SCREENSHOTS) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
