@@ -168,13 +168,20 @@ test('retention on the manual clock: 25 h later the idempotency record is gone f
       assert.equal(first.status, 201);
       const replay = await request(base, 'POST', '/v1/api/payment-links', { body: { title: 'old', amount: 1 }, idempotencyKey: key });
       assert.equal(replay.text, first.text);
-      const snapshotHasKey = async () => {
+      const snapshotHasKey = async (k = key) => {
         assert.equal((await request(base, 'POST', '/_emulator/store/compact', { key: null })).status, 200);
-        return readFileSync(join(dataDir, 'snapshot.ndjson'), 'utf8').includes(`"key":"${key}"`);
+        return readFileSync(join(dataDir, 'snapshot.ndjson'), 'utf8').includes(`"key":"${k}"`);
       };
+      const advance = async (by: string) => assert.equal((await request(base, 'POST', '/_emulator/clock/advance', { key: null, body: { by } })).status, 200);
       assert.equal(await snapshotHasKey(), true);
-      assert.equal((await request(base, 'POST', '/_emulator/clock/advance', { key: null, body: { by: '25h' } })).status, 200);
+      // A younger record made 20 h later: the sweep (oldest first) drops the old one, keeps it.
+      await advance('20h');
+      assert.equal((await request(base, 'POST', '/v1/api/payment-links', { body: { title: 'young', amount: 3 }, idempotencyKey: 'retention-key-2' })).status, 201);
+      await advance('5h');
       assert.equal(await snapshotHasKey(), false, 'the expired idempotency record is still stored');
+      assert.equal(await snapshotHasKey('retention-key-2'), true, 'a record 5 h old was dropped');
+      await advance('20h');
+      assert.equal(await snapshotHasKey('retention-key-2'), false, 'the second record outlived its 24 h');
       const anew = await request(base, 'POST', '/v1/api/payment-links', { body: { title: 'new', amount: 2 }, idempotencyKey: key });
       assert.equal(anew.status, 201);
       assert.notEqual(anew.json.data.id, first.json.data.id);
