@@ -115,7 +115,8 @@ export const longrun: Scenario = {
     // The compaction row judges the emulator's own stalls: keep the load off its CPU (lib/pin.ts).
     const pin = pinServer();
     const pinNote = pin?.note ?? 'not pinned (taskset missing or one CPU): stalls include waiting for the load generator';
-    const start = () => startChild<{ base_url: string }>(...(pin ? pin.wrap(process.execPath, args) : [process.execPath, args] as [string, string[]]), ctx.root);
+    const [command, commandArgs] = pin ? pin.wrap(process.execPath, args) : [process.execPath, args];
+    const start = () => startChild<{ base_url: string }>(command, commandArgs, ctx.root);
     const rows: Row[] = [];
     let emulator: ChildServer<{ base_url: string }> | undefined = await start();
     let pool = new Pool(emulator.info.base_url, { connections: CONNECTIONS });

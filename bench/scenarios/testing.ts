@@ -34,6 +34,25 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
 const silent = { info() {}, warn() {}, notice() {} };
 const start = () => startEmulator({ port: 0, store: 'memory', logger: silent });
 
+/**
+ * Writes four copies of a test file and times `node --test` on one of them and on all four at
+ * --test-concurrency=4, median of 3 rounds each (interleaved, so drift weighs on both alike).
+ */
+async function fourVsOne(dir: string, name: string, source: string): Promise<{ one: number; four: number }> {
+  const files = [1, 2, 3, 4].map((i) => {
+    const f = join(dir, `${name}-${i}.test.mjs`);
+    writeFileSync(f, source);
+    return f;
+  });
+  const one: number[] = [];
+  const four: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    one.push(await exitTime(['--test', files[0]], dir));
+    four.push(await exitTime(['--test', '--test-concurrency=4', ...files], dir));
+  }
+  return { one: median(one), four: median(four) };
+}
+
 function exitTime(args: string[], cwd: string): Promise<number> {
   return new Promise((ok, fail) => {
     const t0 = performance.now();
@@ -144,36 +163,16 @@ export const testing: Scenario = {
     });
     rows.push({ id: 'testing.rss.inprocess', label: 'in-process emulator: RSS of its Node process', note: `${(rss.rss / 1e6).toFixed(1)} MB (Node alone ${(rss.base / 1e6).toFixed(1)} MB)` });
 
-    const files = [1, 2, 3, 4].map((i) => {
-      const f = join(ctx.tmpDir, `merchant-${i}.test.mjs`);
-      writeFileSync(f, testFile(testingModule));
-      return f;
-    });
-    const one: number[] = [];
-    const four: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      one.push(await exitTime(['--test', files[0]], ctx.tmpDir));
-      four.push(await exitTime(['--test', '--test-concurrency=4', ...files], ctx.tmpDir));
-    }
-    rows.push({ id: 'testing.files', label: '4 test files with own emulators (concurrency 4) / 1 file', ratio: median(four) / median(one), note: `${median(four).toFixed(0)} vs ${median(one).toFixed(0)} ms, median of 3; ${availableParallelism()} CPUs (CPU-bound files: below ~4 CPUs the floor is about 4 ÷ CPUs)` });
+    const merchant = await fourVsOne(ctx.tmpDir, 'merchant', testFile(testingModule));
+    rows.push({ id: 'testing.files', label: '4 test files with own emulators (concurrency 4) / 1 file', ratio: merchant.four / merchant.one, note: `${merchant.four.toFixed(0)} vs ${merchant.one.toFixed(0)} ms, median of 3; ${availableParallelism()} CPUs (CPU-bound files: below ~4 CPUs the floor is about 4 ÷ CPUs)` });
 
     // The same harness with files that only burn as much CPU time as one merchant file takes
     // wall time (no emulator, no I/O): the ratio this machine allows any CPU-bound file.
     // testing.files close to this row means the emulators add no contention of their own: the
     // rest is the CPU count.
-    const burn = Math.round(median(one));
-    const floorFiles = [1, 2, 3, 4].map((i) => {
-      const f = join(ctx.tmpDir, `cpu-${i}.test.mjs`);
-      writeFileSync(f, `import { test } from 'node:test';\ntest('burn', () => { const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; const end = cpu() + ${burn}; let x = 0; while (cpu() < end) for (let i = 0; i < 1e5; i++) x += Math.sqrt(x + i); });\n`);
-      return f;
-    });
-    const floorOne: number[] = [];
-    const floorFour: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      floorOne.push(await exitTime(['--test', floorFiles[0]], ctx.tmpDir));
-      floorFour.push(await exitTime(['--test', '--test-concurrency=4', ...floorFiles], ctx.tmpDir));
-    }
-    rows.push({ id: 'testing.files.cpu-floor', label: 'reference: 4 files that only burn CPU (as long as one merchant file runs) / 1 file', ratio: median(floorFour) / median(floorOne), note: `${(median(floorFour) / median(floorOne)).toFixed(2)}× (${median(floorFour).toFixed(0)} vs ${median(floorOne).toFixed(0)} ms); what ${availableParallelism()} CPUs allow a CPU-bound file` });
+    const burn = Math.round(merchant.one);
+    const floor = await fourVsOne(ctx.tmpDir, 'cpu', `import { test } from 'node:test';\ntest('burn', () => { const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; const end = cpu() + ${burn}; let x = 0; while (cpu() < end) for (let i = 0; i < 1e5; i++) x += Math.sqrt(x + i); });\n`);
+    rows.push({ id: 'testing.files.cpu-floor', label: 'reference: 4 files that only burn CPU (as long as one merchant file runs) / 1 file', ratio: floor.four / floor.one, note: `${(floor.four / floor.one).toFixed(2)}× (${floor.four.toFixed(0)} vs ${floor.one.toFixed(0)} ms); what ${availableParallelism()} CPUs allow a CPU-bound file` });
     return rows;
   },
 };

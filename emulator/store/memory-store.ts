@@ -185,10 +185,8 @@ export class MemoryStore implements Store {
   }
 
   private remove(collection: string, id: string): void {
-    const c = this.collections.get(collection);
-    const previous = c?.get(id);
+    const previous = this.collections.get(collection)?.delete(id);
     if (!previous) return;
-    c!.delete(id);
     for (const index of this.indexes.get(collection) ?? []) this.refile(index, id, previous, undefined);
   }
 

@@ -34,7 +34,7 @@ export class SegmentedMap<K, V> {
   }
 
   has(key: K): boolean {
-    return this.segmentOf(key) !== undefined;
+    return this.segments.some((s) => s.has(key));
   }
 
   set(key: K, value: V): this {
@@ -59,14 +59,21 @@ export class SegmentedMap<K, V> {
     return undefined;
   }
 
-  delete(key: K): boolean {
-    const holder = this.segmentOf(key);
-    if (!holder) return false;
-    holder.delete(key);
-    this.count--;
-    // An emptied segment other than the newest goes (a drained queue leaves no trail of maps).
-    if (holder.size === 0 && holder !== this.segments[this.segments.length - 1]) this.segments = this.segments.filter((s) => s !== holder);
-    return true;
+  /** Removes `key`; returns the value it held (one search, as swap: a caller need not get() first). */
+  delete(key: K): V | undefined {
+    const segments = this.segments;
+    for (let i = segments.length - 1; i >= 0; i--) {
+      const holder = segments[i];
+      const previous = holder.get(key);
+      if (previous === undefined) continue;
+      holder.delete(key);
+      this.count--;
+      // An emptied segment other than the newest goes (a drained queue leaves no trail of maps),
+      // in a new list: an iteration under way (compaction walks across turns) keeps the old one.
+      if (holder.size === 0 && i !== segments.length - 1) this.segments = segments.filter((s) => s !== holder);
+      return previous;
+    }
+    return undefined;
   }
 
   *keys(): IterableIterator<K> {
@@ -91,11 +98,5 @@ export class SegmentedMap<K, V> {
     let i = 0;
     for (const s of this.segments) for (const v of s.values()) out[i++] = v;
     return out;
-  }
-
-  private segmentOf(key: K): Map<K, V> | undefined {
-    const segments = this.segments;
-    for (let i = segments.length - 1; i >= 0; i--) if (segments[i].has(key)) return segments[i];
-    return undefined;
   }
 }
