@@ -3,6 +3,7 @@
 // nothing else under emulator/ — test/architecture.test.ts keeps it so.
 
 export { startEmulator, consoleLogger, DEFAULT_PORT, DEFAULT_HOST, DEFAULT_DATA_DIR, type EmulatorOptions, type RunningEmulator, type ReadyInfo } from './server.js';
+export { tuneHeapForLongRun } from './process-heap.js';
 export type { ClockMode } from './clock.js';
 export type { Logger } from './services.js';
 export type { StoredRecord } from './store/store.js';
