@@ -4,8 +4,10 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-const root = new URL('../dist/test', import.meta.url).pathname;
-const sources = new URL('../test', import.meta.url).pathname;
+// SVC_TEST_PROJECT: another project dir (its dist/test and test), for the runner's own test.
+const project = process.env.SVC_TEST_PROJECT ?? new URL('..', import.meta.url).pathname;
+const root = join(project, 'dist/test');
+const sources = join(project, 'test');
 // tsc never deletes outputs: a compiled test whose source was removed or renamed is stale.
 const hasSource = (compiled) => existsSync(sources + compiled.slice(root.length).replace(/\.js$/, '.ts'));
 const filter = process.argv.slice(2);
