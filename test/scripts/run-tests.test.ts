@@ -16,12 +16,12 @@ const script = packageFile('scripts/run-tests.mjs');
 const file = (name: string, failing = false) => `
 import { before, after, test } from 'node:test';
 import { appendFileSync } from 'node:fs';
-const log = (m) => appendFileSync(process.env.RUN_LOG, m + '\\n');
+const log = (m) => appendFileSync(process.env.RUN_LOG, process.pid + ' ' + m + '\\n');
 let up = false;
 before(() => { up = true; log('before ${name}'); });
 after(() => { up = false; log('after ${name}'); });
 test('${name} runs with its own before hook', () => {
-  log('test ${name} pid ' + process.pid);
+  log('test ${name}');
   if (!up) throw new Error('${name}: its before hook has not run');
   ${failing ? `throw new Error('${name} fails on purpose');` : ''}
 });
@@ -56,19 +56,24 @@ test('shared processes keep each file\'s hooks around its own tests, and several
   const dir = project(Object.fromEntries(names.map((n) => [n, file(n)])));
   const { status, output, lines } = run(dir);
   assert.equal(status, 0, output);
-  // Within each process, every file's after runs before the next file's before.
-  const pids = new Map<string, string[]>();
-  for (const n of names) {
-    const i = lines.indexOf(`before ${n}`);
-    assert.ok(i >= 0, `${n} ran: ${lines.join(' | ')}`);
-    const testLine = lines[i + 1];
-    assert.match(testLine, new RegExp(`^test ${n} pid \\d+$`));
-    assert.equal(lines[i + 2], `after ${n}`, `${n}: its after hook follows its own test`);
-    const pid = testLine.split(' pid ')[1];
-    pids.set(pid, [...(pids.get(pid) ?? []), n]);
+  // Two processes run at once and share the log: read it per process. In each, every file's
+  // before, test and after come together, before the next file's.
+  const byPid = new Map<string, string[]>();
+  for (const line of lines) {
+    const [pid, ...rest] = line.split(' ');
+    byPid.set(pid, [...(byPid.get(pid) ?? []), rest.join(' ')]);
   }
-  assert.equal(pids.size, 6, 'six shared processes');
-  for (const group of pids.values()) assert.equal(group.length, 2);
+  assert.equal(byPid.size, 6, `six shared processes: ${lines.join(' | ')}`);
+  const seen: string[] = [];
+  for (const events of byPid.values()) {
+    assert.equal(events.length, 6, `two files in each process: ${events.join(' | ')}`);
+    for (let i = 0; i < events.length; i += 3) {
+      const name = events[i].replace(/^before /, '');
+      assert.deepEqual(events.slice(i, i + 3), [`before ${name}`, `test ${name}`, `after ${name}`]);
+      seen.push(name);
+    }
+  }
+  assert.deepEqual(seen.sort(), names);
 });
 
 test('one failing file in a shared process fails the run and is named', () => {
@@ -80,7 +85,7 @@ test('one failing file in a shared process fails the run and is named', () => {
   assert.match(output, /not ok \d+ - cli\/f0\.test\.js/);
   assert.match(output, /cli\/f0 fails on purpose/);
   // The file after it in the same process still ran, in the same process.
-  const pid = (n: string) => lines.find((l) => l.startsWith(`test ${n} pid`))?.split(' pid ')[1];
+  const pid = (n: string) => lines.find((l) => l.endsWith(` test ${n}`))?.split(' ')[0];
   assert.ok(pid('cli/f6') !== undefined && pid('cli/f6') === pid('cli/f0'), lines.join(' | '));
-  assert.ok(lines.includes('after cli/f6'), lines.join(' | '));
+  assert.ok(lines.includes(`${pid('cli/f6')} after cli/f6`), lines.join(' | '));
 });
