@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageFile } from '../../emulator/server.js';
 import { tempDir } from '../helpers/emulator.js';
@@ -46,7 +46,7 @@ function run(dir: string) {
   // runner report to ours instead of running its files.
   const { NODE_TEST_CONTEXT: _, ...env } = process.env;
   const result = spawnSync(process.execPath, [script], { env: { ...env, SVC_TEST_PROJECT: dir, RUN_LOG: logFile, SVC_TEST_ARGS: '' }, encoding: 'utf8' });
-  const lines = spawnSync('cat', [logFile], { encoding: 'utf8' }).stdout.trim().split('\n');
+  const lines = readFileSync(logFile, 'utf8').trim().split('\n');
   return { status: result.status, output: result.stdout + result.stderr, lines };
 }
 
