@@ -1,20 +1,52 @@
 import { setFlagsFromString } from 'node:v8';
 
 // A standalone emulator (`svc emulator start`, `exec`) is a long-lived process whose heap is
-// mostly its store: 100k payment pairs are ~400 MB of records that stay live for days. V8's
-// default heap growing lets the old space reach ~2.5× the live data before it collects again
-// (measured: 137 MB live after a full GC, 324 MB of old space, 458 MB RSS at 30k pairs), and
-// every full collection of that bigger heap costs more marking on a machine whose few CPUs the
-// event loop needs. Growing by 30% at most keeps RSS near the data (302 MB at 30k pairs,
-// 811 MB instead of 1445 MB at 100k) and cut the GC pauses under load from 77–127 ms to ≤ 40 ms
-// in the same run (notes in docs/architecture.md, "Memory").
+// mostly its store: 100k payment pairs are ~400 MB of records that stay live for days, while
+// every request makes short-lived garbage. Two V8 defaults suit neither (numbers: docs/
+// architecture.md, "Memory"):
+//
+// - Heap growing. V8 lets the old space reach ~2.5× the live data before it collects again
+//   (137 MB live after a full GC, 324 MB of old space, 458 MB RSS at 30k pairs). Growing by
+//   30% at most keeps RSS near the data (302 MB at 30k pairs).
+// - Allocation-site pretenuring. Once V8 sees most objects of an allocation site survive a
+//   scavenge (a burst of requests that outlive one), it allocates that site's objects straight
+//   in the old space, and the decision sticks. Under load, Express's and our per-request
+//   objects ended up there: ~30% of what each scavenge saw was promoted (3.3 MB a scavenge,
+//   36 MB/s), every byte of it garbage that only a full mark-compact frees, so full
+//   collections ran every ~2 s and their marking threads took the CPU from the event loop.
+//   Without pretenuring nothing of a request outlives the young generation: scavenges fell
+//   from 8-9 ms to ~1.5 ms, the largest stalls under load from 95-140 ms to 60-85 ms, and
+//   RSS at 100k pairs from 811 to 684 MB.
 //
 // Only processes the emulator owns call this: the testing API runs inside the merchant's own
-// test process, whose heap is not ours to tune. An explicit --heap-growing-percent on the
-// command line (node --heap-growing-percent=… bin/svc.js) wins.
+// test process, whose heap is not ours to tune. A flag given on the command line wins
+// (`node --heap-growing-percent=50 bin/svc.js …`, `node --allocation-site-pretenuring …`).
 export const HEAP_GROWING_PERCENT = 30;
 
-export function tuneHeapForLongRun(execArgv: readonly string[] = process.execArgv): void {
-  if (execArgv.some((a) => a.startsWith('--heap-growing-percent') || a.startsWith('--heap_growing_percent'))) return;
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+const TUNING: ReadonlyArray<{ name: string; flag: string }> = [
+  { name: 'heap-growing-percent', flag: `--heap-growing-percent=${HEAP_GROWING_PERCENT}` },
+  { name: 'allocation-site-pretenuring', flag: '--no-allocation-site-pretenuring' },
+];
+
+let applied: string[] = [];
+
+/** A V8 flag's name as given on a command line: `--no-foo_bar=1` → `foo-bar`. */
+const flagName = (arg: string) =>
+  arg
+    .replace(/^--(no-)?/, '')
+    .split('=')[0]
+    .replaceAll('_', '-');
+
+/** Sets the flags this process has not been given; returns them (also `heapTuning()`). */
+export function tuneHeapForLongRun(execArgv: readonly string[] = process.execArgv): string[] {
+  const given = new Set(execArgv.filter((a) => a.startsWith('--')).map(flagName));
+  for (const { name, flag } of TUNING) {
+    if (given.has(name) || applied.includes(flag)) continue;
+    setFlagsFromString(flag);
+    applied = [...applied, flag];
+  }
+  return applied;
 }
+
+/** The flags `tuneHeapForLongRun` set in this process (GET /_emulator/metrics reports them). */
+export const heapTuning = (): readonly string[] => applied;

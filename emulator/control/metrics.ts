@@ -8,6 +8,7 @@ import { PAYMENT_LINKS } from '../resources/payment-links/domain.js';
 import { PAYMENTS } from '../resources/payments/domain.js';
 import { defineControl, type ControlRoute } from './route.js';
 import { isoMicros } from '../ids.js';
+import { heapTuning } from '../process-heap.js';
 
 // Runtime metrics of the emulator process, for `npm run bench` and for users who want to
 // know whether their load made the emulator stall: how late the event loop ran (a long
@@ -125,6 +126,8 @@ function snapshot(services: Services) {
     cpu_wait_ms: wait === null || m.waitAtStart === null ? null : Math.round((wait - m.waitAtStart) / 1e6),
     rss_bytes: memory.rss,
     heap_used_bytes: memory.heapUsed,
+    /** V8 flags the emulator set for itself (process-heap.ts); [] in a process it does not own. */
+    heap_tuning: heapTuning(),
     store_counts: storeCounts(services),
   };
 }

@@ -33,6 +33,7 @@ test('metrics report event-loop delay, GC, CPU, memory and store sizes; reset st
     assert.ok(m.cpu_wait_ms === null || (typeof m.cpu_wait_ms === 'number' && m.cpu_wait_ms >= 0), 'cpu_wait_ms: ms or null off Linux');
     assert.ok(m.gc_pause_max_kind === null || ['minor', 'major', 'incremental', 'weakcb'].includes(m.gc_pause_max_kind));
     assert.equal(m.event_loop_resolution_ms, 10);
+    assert.ok(Array.isArray(m.heap_tuning), 'heap_tuning: the V8 flags the emulator set for itself (start-command.test.ts)');
     assert.equal(m.store_counts.payment_links, 1);
     assert.equal(m.store_counts.idempotency, 1);
 

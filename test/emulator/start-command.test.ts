@@ -135,3 +135,27 @@ test('--payout-delay 0 is accepted (a bare 0 needs no unit): payouts answer comp
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+// process-heap.ts: the emulator's own process collects young garbage young (no allocation-site
+// pretenuring) and grows its heap by 30% at most; GET /_emulator/metrics says what it set. A
+// node flag given on the command line is the user's choice and is left alone.
+test('the started emulator tunes its own heap and says so in its metrics; a node flag on the command line wins', async () => {
+  const cases: Array<[string[], string[]]> = [
+    [[], ['--heap-growing-percent=30', '--no-allocation-site-pretenuring']],
+    [['--heap-growing-percent=50'], ['--no-allocation-site-pretenuring']],
+    [['--heap_growing_percent=40', '--allocation-site-pretenuring'], []],
+  ];
+  for (const [nodeArgs, expected] of cases) {
+    const dataDir = tempDir('svc-heap-');
+    try {
+      const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet'], undefined, nodeArgs);
+      const metrics = await request(svc.ready.base_url, 'GET', '/_emulator/metrics', { key: null });
+      assert.equal(metrics.status, 200);
+      assert.deepEqual(metrics.json.data.heap_tuning, expected, `node ${nodeArgs.join(' ')}`);
+      svc.child.kill('SIGTERM');
+      assert.equal(await svc.done, 0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+});

@@ -40,9 +40,9 @@ export function onLines(child: ChildProcess, onLine: (line: string) => void): vo
 export const closed = (child: ChildProcess) =>
   new Promise<number | NodeJS.Signals | null>((ok) => child.once('close', (code, signal) => ok(signal ?? code)));
 
-/** `svc emulator start --json …`: resolves with the parsed ready line. */
-export function startSvc(args: string[], env?: Record<string, string>): Promise<SvcProcess> {
-  const child = spawn(process.execPath, [svcBin, 'emulator', 'start', '--json', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
+/** `svc emulator start --json …` (`nodeArgs` go to node itself): resolves with the parsed ready line. */
+export function startSvc(args: string[], env?: Record<string, string>, nodeArgs: string[] = []): Promise<SvcProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, svcBin, 'emulator', 'start', '--json', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += c));
