@@ -21,14 +21,14 @@ import { setFlagsFromString } from 'node:v8';
 // Only processes the emulator owns call this: the testing API runs inside the merchant's own
 // test process, whose heap is not ours to tune. A flag given on the command line wins
 // (`node --heap-growing-percent=50 bin/svc.js …`, `node --allocation-site-pretenuring …`).
-export const HEAP_GROWING_PERCENT = 30;
+const HEAP_GROWING_PERCENT = 30;
 
 const TUNING: ReadonlyArray<{ name: string; flag: string }> = [
   { name: 'heap-growing-percent', flag: `--heap-growing-percent=${HEAP_GROWING_PERCENT}` },
   { name: 'allocation-site-pretenuring', flag: '--no-allocation-site-pretenuring' },
 ];
 
-let applied: string[] = [];
+const applied: string[] = [];
 
 /** A V8 flag's name as given on a command line: `--no-foo_bar=1` → `foo-bar`. */
 const flagName = (arg: string) =>
@@ -37,15 +37,14 @@ const flagName = (arg: string) =>
     .split('=')[0]
     .replaceAll('_', '-');
 
-/** Sets the flags this process has not been given; returns them (also `heapTuning()`). */
-export function tuneHeapForLongRun(execArgv: readonly string[] = process.execArgv): string[] {
+/** Sets the flags this process has not been given (`heapTuning()` lists them). */
+export function tuneHeapForLongRun(execArgv: readonly string[] = process.execArgv): void {
   const given = new Set(execArgv.filter((a) => a.startsWith('--')).map(flagName));
   for (const { name, flag } of TUNING) {
     if (given.has(name) || applied.includes(flag)) continue;
     setFlagsFromString(flag);
-    applied = [...applied, flag];
+    applied.push(flag);
   }
-  return applied;
 }
 
 /** The flags `tuneHeapForLongRun` set in this process (GET /_emulator/metrics reports them). */
