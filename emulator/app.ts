@@ -17,6 +17,7 @@ import { watchEventLoop } from './control/metrics.js';
 import { localOnly } from './http/local-guard.js';
 import { requireHost } from './http/client-error.js';
 import { refuseDeepJson } from './http/json-depth.js';
+import { oneHandlerPerTurn } from './http/request-turns.js';
 
 // The HTTP layer: it only translates. Trace ids, body parsing, the merchant routes (through
 // the gateway), the control API, and the envelope for everything that falls through.
@@ -57,6 +58,7 @@ export function createApp(services: Services, options: AppOptions) {
   // except on the hosted pages, whose forms post urlencoded bodies (pages/router.ts reads them).
   const json = express.json({ type: () => true, limit: '1mb', strict: false, verify: refuseDeepJson });
   app.use((req: Request, res: Response, next: NextFunction) => (/^\/checkout(\/|$)/.test(req.path) ? next() : json(req, res, next)));
+  app.use(oneHandlerPerTurn());
 
   const gateway: Gateway = { services, limiter: new RateLimiter(options.rateLimit), ledger: new IdempotencyLedger(services) };
   services.hooks.worldReplaced.push(() => gateway.limiter.clear());
