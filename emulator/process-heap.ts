@@ -1,8 +1,9 @@
+import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 
 // A standalone emulator (`svc emulator start`, `exec`) is a long-lived process whose heap is
 // mostly its store: 100k payment pairs are ~400 MB of records that stay live for days, while
-// every request makes short-lived garbage. Two V8 defaults suit neither (numbers: docs/
+// every request makes short-lived garbage. Three V8 defaults suit it badly (numbers: docs/
 // architecture.md, "Memory"):
 //
 // - Heap growing. V8 lets the old space reach ~2.5× the live data before it collects again
@@ -18,14 +19,27 @@ import { setFlagsFromString } from 'node:v8';
 //   from 8-9 ms to ~1.5 ms, the largest stalls under load from 95-140 ms to 60-85 ms, and
 //   RSS at 100k pairs from 811 to 684 MB.
 //
+// - Concurrent marking, on a process that may run on one CPU only (its affinity: `taskset`, a
+//   container's cpuset). V8 marks the old space with four helper threads while the main thread
+//   runs; on one CPU they take turns with the main thread instead of running beside it, and
+//   the kernel gives it about a fifth of the CPU while they mark. Worse, when V8 decides
+//   marking is done while the helpers still hold unmarked work (they were not scheduled), the
+//   final pause does the rest: 243 and 273 ms pauses at ~470 MB, pinned to one CPU. Without
+//   concurrent marking the main thread marks in incremental steps of at most ~10 ms between
+//   turns of the event loop, and the final pause stayed under 35 ms over a 100k-pair run. With
+//   two or more CPUs the helpers can run beside the loop, and V8's default stays: turning it
+//   off there cost ~10% of req/s on 2 CPUs (the main thread does all the marking itself).
+//
 // Only processes the emulator owns call this: the testing API runs inside the merchant's own
 // test process, whose heap is not ours to tune. A flag given on the command line wins
 // (`node --heap-growing-percent=50 bin/svc.js …`, `node --allocation-site-pretenuring …`).
 const HEAP_GROWING_PERCENT = 30;
 
-const TUNING: ReadonlyArray<{ name: string; flag: string }> = [
+
+const TUNING: ReadonlyArray<{ name: string; flag: string; when?: () => boolean }> = [
   { name: 'heap-growing-percent', flag: `--heap-growing-percent=${HEAP_GROWING_PERCENT}` },
   { name: 'allocation-site-pretenuring', flag: '--no-allocation-site-pretenuring' },
+  { name: 'concurrent-marking', flag: '--no-concurrent-marking', when: () => availableParallelism() === 1 },
 ];
 
 const applied: string[] = [];
@@ -40,8 +54,8 @@ const flagName = (arg: string) =>
 /** Sets the flags this process has not been given (`heapTuning()` lists them). */
 export function tuneHeapForLongRun(execArgv: readonly string[] = process.execArgv): void {
   const given = new Set(execArgv.filter((a) => a.startsWith('--')).map(flagName));
-  for (const { name, flag } of TUNING) {
-    if (given.has(name) || applied.includes(flag)) continue;
+  for (const { name, flag, when } of TUNING) {
+    if (given.has(name) || applied.includes(flag) || (when && !when())) continue;
     setFlagsFromString(flag);
     applied.push(flag);
   }

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { idem, request, tempDir } from '../helpers/emulator.js';
-import { spawn } from 'node:child_process';
-import { closed, onLines, runSvc, startSvc, svcBin } from '../helpers/svc-process.js';
+import { spawn, spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { closed, onLines, runSvc, startSvc, svcBin, type Launch } from '../helpers/svc-process.js';
 
 // `svc emulator start` as scripts use it: the --json ready line, clean shutdown on SIGTERM
 // and SIGINT (store flushed, data kept), and usage errors for bad flags.
@@ -137,21 +138,31 @@ test('--payout-delay 0 is accepted (a bare 0 needs no unit): payouts answer comp
 });
 
 // process-heap.ts: the emulator's own process collects young garbage young (no allocation-site
-// pretenuring) and grows its heap by 30% at most; GET /_emulator/metrics says what it set. A
-// node flag given on the command line is the user's choice and is left alone.
+// pretenuring), grows its heap by 30% at most, and on a single CPU marks on its main thread
+// (no concurrent marking); GET /_emulator/metrics says what it set. A node flag given on the
+// command line is the user's choice and is left alone.
+const taskset = spawnSync('taskset', ['-V']).status === 0;
+
 test('the started emulator tunes its own heap and says so in its metrics; a node flag on the command line wins', async () => {
-  const cases: Array<[string[], string[]]> = [
-    [[], ['--heap-growing-percent=30', '--no-allocation-site-pretenuring']],
-    [['--heap-growing-percent=50'], ['--no-allocation-site-pretenuring']],
-    [['--heap_growing_percent=40', '--allocation-site-pretenuring'], []],
+  // Started as this test process is, the emulator sees the CPUs this process may use.
+  const few = availableParallelism() === 1 ? ['--no-concurrent-marking'] : [];
+  const cases: Array<[Launch, string[]]> = [
+    [{}, ['--heap-growing-percent=30', '--no-allocation-site-pretenuring', ...few]],
+    [{ nodeArgs: ['--heap-growing-percent=50'] }, ['--no-allocation-site-pretenuring', ...few]],
+    [{ nodeArgs: ['--heap_growing_percent=40', '--allocation-site-pretenuring', '--concurrent-marking'] }, []],
   ];
-  for (const [nodeArgs, expected] of cases) {
+  // Pinned to one CPU, whatever this machine has (taskset is util-linux; macOS has none).
+  if (taskset) {
+    cases.push([{ cpus: '0' }, ['--heap-growing-percent=30', '--no-allocation-site-pretenuring', '--no-concurrent-marking']]);
+    cases.push([{ cpus: '0', nodeArgs: ['--concurrent_marking'] }, ['--heap-growing-percent=30', '--no-allocation-site-pretenuring']]);
+  }
+  for (const [launch, expected] of cases) {
     const dataDir = tempDir('svc-heap-');
     try {
-      const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet'], undefined, nodeArgs);
+      const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet'], undefined, launch);
       const metrics = await request(svc.ready.base_url, 'GET', '/_emulator/metrics', { key: null });
       assert.equal(metrics.status, 200);
-      assert.deepEqual(metrics.json.data.heap_tuning, expected, `node ${nodeArgs.join(' ')}`);
+      assert.deepEqual(metrics.json.data.heap_tuning, expected, JSON.stringify(launch));
       svc.child.kill('SIGTERM');
       assert.equal(await svc.done, 0);
     } finally {

@@ -41,8 +41,16 @@ export const closed = (child: ChildProcess) =>
   new Promise<number | NodeJS.Signals | null>((ok) => child.once('close', (code, signal) => ok(signal ?? code)));
 
 /** `svc emulator start --json …` (`nodeArgs` go to node itself): resolves with the parsed ready line. */
-export function startSvc(args: string[], env?: Record<string, string>, nodeArgs: string[] = []): Promise<SvcProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, svcBin, 'emulator', 'start', '--json', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
+/** How the process is launched: flags for node itself, and the CPUs it may run on (`taskset -c`). */
+export interface Launch {
+  nodeArgs?: string[];
+  cpus?: string;
+}
+
+export function startSvc(args: string[], env?: Record<string, string>, { nodeArgs = [], cpus }: Launch = {}): Promise<SvcProcess> {
+  const argv = [...nodeArgs, svcBin, 'emulator', 'start', '--json', ...args];
+  const [command, commandArgs] = cpus === undefined ? [process.execPath, argv] : ['taskset', ['-c', cpus, process.execPath, ...argv]];
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += c));
