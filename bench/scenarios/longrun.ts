@@ -8,6 +8,7 @@ import { startChild, type ChildServer } from '../lib/child.js';
 import { fetchJson } from '../lib/load.js';
 import { pinServer } from '../lib/pin.js';
 import { BENCH_KEY } from '../lib/seed.js';
+import type { StallDetail } from '../../emulator/control/stall-probe.js';
 import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
 
 // Weeks of use in one run: N create+simulate pairs (BENCH_LONGRUN_PAIRS, default 100,000)
@@ -42,6 +43,13 @@ interface Metrics {
   cpu_wait_ms: number | null;
   cpu_user_ms: number;
   cpu_system_ms: number;
+  event_loop_stall_max: StallDetail | null;
+}
+/** Where the largest gap of the window went (GET /_emulator/metrics, emulator/control/stall-probe.ts). */
+function stallParts(s: StallDetail | null): string {
+  if (!s) return 'largest gap: none';
+  const part = (label: string, v: number | null) => (v === null ? '' : `, ${label} ${v.toFixed(1)}`);
+  return `largest gap ${s.ms.toFixed(1)} ms: GC ${s.gc_ms.toFixed(1)}${part('ran', s.ran_ms)}${part('waited for a CPU', s.waited_for_cpu_ms)}${part('off the CPU', s.off_cpu_ms)}`;
 }
 const metrics = async (base: string) => ((await fetchJson(`${base}/_emulator/metrics`)) as { data: Metrics }).data;
 
@@ -142,7 +150,7 @@ export const longrun: Scenario = {
       const during = await postRate(pool, { until: compaction });
       await compaction;
       const m = await metrics(base());
-      rows.push({ id: 'longrun.compaction', label: 'long run: compaction, largest event-loop stall', maxMs: m.event_loop_delay_max_ms, note: `whole store under POST load, ${pinNote}; longest GC pause ${m.gc_pause_max_ms.toFixed(1)} ms (${m.gc_pause_max_kind}), GC total ${m.gc_pause_total_ms.toFixed(0)} ms; waiting for a CPU ${m.cpu_wait_ms ?? 'n/a'} ms, CPU ${m.cpu_user_ms + m.cpu_system_ms} ms` });
+      rows.push({ id: 'longrun.compaction', label: 'long run: compaction, largest event-loop stall', maxMs: m.event_loop_delay_max_ms, note: `whole store under POST load, ${pinNote}; longest GC pause ${m.gc_pause_max_ms.toFixed(1)} ms (${m.gc_pause_max_kind}), GC total ${m.gc_pause_total_ms.toFixed(0)} ms; waiting for a CPU ${m.cpu_wait_ms ?? 'n/a'} ms, CPU ${m.cpu_user_ms + m.cpu_system_ms} ms; ${stallParts(m.event_loop_stall_max)}` });
       rows.push({ id: 'longrun.compaction-rate', label: 'long run: POST rate during compaction / without', ratio: during / without, note: `${during.toFixed(0)} vs ${without.toFixed(0)} req/s` });
 
       // Some journal to replay, then kill -9; restart; clean stop; restart.

@@ -63,3 +63,39 @@ test('metrics are part of the control API: a merchant key is refused', async () 
     await emu.stop();
   }
 });
+
+// stall-probe.ts: the longest gap of the window, taken apart. The test blocks the emulator's
+// own event loop (it runs in this process) for at least 80 ms, first on the CPU, then asleep;
+// the gap is at least that long by construction, and where the time went is told apart.
+test('the largest stall is taken apart: running on the CPU, waiting for one, or off it (blocked)', async () => {
+  const emu = await startTestEmulator();
+  const linux = process.platform === 'linux';
+  const stallAfter = async (block: () => void) => {
+    assert.equal((await emu.request('POST', '/_emulator/metrics/reset', { key: null })).json.data.event_loop_stall_max, null);
+    block();
+    return (await emu.request('GET', '/_emulator/metrics', { key: null })).json.data.event_loop_stall_max;
+  };
+  try {
+    const busy = await stallAfter(() => {
+      const until = performance.now() + 80;
+      while (performance.now() < until);
+    });
+    assert.ok(busy.ms >= 80, `busy: ${JSON.stringify(busy)}`);
+    assert.ok(busy.gc_ms >= 0);
+    if (linux) {
+      // On the CPU or queued for one (a loaded machine), not asleep.
+      assert.ok(busy.ran_ms + busy.waited_for_cpu_ms >= 70, `busy: ${JSON.stringify(busy)}`);
+      assert.ok(busy.off_cpu_ms <= 40, `busy: ${JSON.stringify(busy)}`);
+    } else assert.equal(busy.ran_ms, null);
+
+    const asleep = await stallAfter(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 80));
+    assert.ok(asleep.ms >= 80, `asleep: ${JSON.stringify(asleep)}`);
+    if (linux) {
+      assert.ok(asleep.ran_ms <= 40, `asleep: ${JSON.stringify(asleep)}`);
+      // Asleep, then perhaps queued for a CPU once woken (a loaded machine).
+      assert.ok(asleep.off_cpu_ms + asleep.waited_for_cpu_ms >= 70, `asleep: ${JSON.stringify(asleep)}`);
+    }
+  } finally {
+    await emu.stop();
+  }
+});

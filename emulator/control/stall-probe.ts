@@ -1,0 +1,130 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+
+// The largest event-loop stall of a window, taken apart. The histogram in metrics.ts says how
+// late the loop ran; this says why: in the longest gap between two ticks of a 10 ms timer, how
+// long the main thread ran (JavaScript, GC pauses, system calls on the CPU), how long it was
+// runnable but waiting for a CPU (other processes, or this process's own helper threads), how
+// long it was off the CPU altogether (blocked in the kernel: a disk write, a page fault), and
+// how much of the gap was GC pauses. On Linux the first three come from the main thread's
+// /proc schedstat; elsewhere they are null and only the gap and the GC time are known.
+//
+// One timer per process (unref'd: it keeps nothing alive) feeds every open window; windows
+// are held weakly, like metrics.ts's GC listeners, so a closed emulator takes its own along.
+
+const TICK_MS = 10;
+
+export interface StallDetail {
+  ms: number;
+  ran_ms: number | null;
+  waited_for_cpu_ms: number | null;
+  off_cpu_ms: number | null;
+  gc_ms: number;
+}
+
+export interface StallWindow {
+  largest: StallDetail | null;
+  /** When the largest gap began and ended (performance.now() ms). */
+  span: [number, number];
+}
+
+const windows = new Set<WeakRef<StallWindow>>();
+/** Recent GC pauses, [start, end] in performance.now() ms (metrics.ts reports them here). */
+const pauses: Array<[number, number]> = [];
+const MAX_PAUSES = 64;
+
+let timer: NodeJS.Timeout | undefined;
+let schedFd: number | null | undefined;
+const buffer = Buffer.alloc(128);
+let last = { at: 0, run: 0, wait: 0 };
+
+/** [ran, waited] nanoseconds of the main thread so far; null where /proc schedstat is not. */
+function sched(): [number, number] | null {
+  if (schedFd === undefined) {
+    try {
+      // Opened on the main thread, so /proc/thread-self is the main thread's (the timer runs there too).
+      schedFd = openSync('/proc/thread-self/schedstat', 'r');
+    } catch {
+      schedFd = null;
+    }
+  }
+  if (schedFd === null) return null;
+  try {
+    const n = readSync(schedFd, buffer, 0, buffer.length, 0);
+    const [run, wait] = buffer.toString('latin1', 0, n).split(' ');
+    return [Number(run), Number(wait)];
+  } catch {
+    closeSync(schedFd);
+    schedFd = null;
+    return null;
+  }
+}
+
+function gcWithin(from: number, to: number): number {
+  let total = 0;
+  for (const [start, end] of pauses) total += Math.max(0, Math.min(end, to) - Math.max(start, from));
+  return total;
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100;
+
+function tick(): void {
+  const at = performance.now();
+  const s = sched();
+  const gap = at - last.at;
+  let detail: StallDetail | undefined;
+  for (const ref of windows) {
+    const w = ref.deref();
+    if (!w) {
+      windows.delete(ref);
+      continue;
+    }
+    if (w.largest && w.largest.ms >= gap) continue;
+    if (!detail) {
+      const ran = s ? (s[0] - last.run) / 1e6 : null;
+      const waited = s ? (s[1] - last.wait) / 1e6 : null;
+      detail = {
+        ms: round(gap),
+        ran_ms: ran === null ? null : round(ran),
+        waited_for_cpu_ms: waited === null ? null : round(waited),
+        off_cpu_ms: ran === null || waited === null ? null : round(Math.max(0, gap - ran - waited)),
+        gc_ms: round(gcWithin(last.at, at)),
+      };
+    }
+    w.largest = detail;
+    w.span = [last.at, at];
+  }
+  last = { at, run: s?.[0] ?? 0, wait: s?.[1] ?? 0 };
+  if (windows.size === 0) {
+    clearInterval(timer);
+    timer = undefined;
+  }
+}
+
+/** A new window: its `largest` follows the longest gap from now on. */
+export function openStallWindow(): StallWindow {
+  const w: StallWindow = { largest: null, span: [0, 0] };
+  windows.add(new WeakRef(w));
+  if (!timer) {
+    const s = sched();
+    last = { at: performance.now(), run: s?.[0] ?? 0, wait: s?.[1] ?? 0 };
+    timer = setInterval(tick, TICK_MS);
+    timer.unref();
+  }
+  return w;
+}
+
+/**
+ * A GC pause (metrics.ts's observer reports every one). Observers hear of a pause a little
+ * after it: one inside a gap the timer has already measured is added to that gap here.
+ */
+export function recordGcPause(start: number, duration: number): void {
+  const end = start + duration;
+  pauses.push([start, end]);
+  if (pauses.length > MAX_PAUSES) pauses.splice(0, pauses.length - MAX_PAUSES);
+  for (const ref of windows) {
+    const w = ref.deref();
+    if (!w?.largest) continue;
+    const overlap = Math.min(end, w.span[1]) - Math.max(start, w.span[0]);
+    if (overlap > 0) w.largest = { ...w.largest, gc_ms: round(w.largest.gc_ms + overlap) };
+  }
+}
