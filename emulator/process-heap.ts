@@ -35,7 +35,6 @@ import { setFlagsFromString } from 'node:v8';
 // (`node --heap-growing-percent=50 bin/svc.js …`, `node --allocation-site-pretenuring …`).
 const HEAP_GROWING_PERCENT = 30;
 
-
 const TUNING: ReadonlyArray<{ name: string; flag: string; when?: () => boolean }> = [
   { name: 'heap-growing-percent', flag: `--heap-growing-percent=${HEAP_GROWING_PERCENT}` },
   { name: 'allocation-site-pretenuring', flag: '--no-allocation-site-pretenuring' },
