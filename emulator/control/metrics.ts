@@ -1,6 +1,5 @@
 import { DELIVERIES } from '../webhooks/records.js';
 import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
-import { readFileSync } from 'node:fs';
 import type { Services } from '../services.js';
 import { IDEMPOTENCY } from '../gateway/idempotency.js';
 import { EVENTS } from '../resources/events/outbox.js';
@@ -9,7 +8,7 @@ import { PAYMENTS } from '../resources/payments/domain.js';
 import { defineControl, type ControlRoute } from './route.js';
 import { isoMicros } from '../ids.js';
 import { heapTuning } from '../process-heap.js';
-import { openStallWindow, recordGcPause, type StallWindow } from './stall-probe.js';
+import { mainThreadSchedNs, openStallWindow, recordGcPause, type StallWindow } from './stall-probe.js';
 
 // Runtime metrics of the emulator process, for `npm run bench` and for users who want to
 // know whether their load made the emulator stall: how late the event loop ran (a long
@@ -48,13 +47,7 @@ const newGcWindow = (): Monitor['gc'] => ({ count: 0, totalMs: 0, maxMs: 0, maxK
  * Nanoseconds the main thread has spent runnable but waiting for a CPU (Linux schedstat;
  * null elsewhere). A stall with little GC and a large wait was the machine, not the emulator.
  */
-function runqueueWaitNs(): number | null {
-  try {
-    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[1]);
-  } catch {
-    return null;
-  }
-}
+const runqueueWaitNs = (): number | null => mainThreadSchedNs()?.[1] ?? null;
 
 const monitors = new WeakMap<Services, Monitor>();
 

@@ -37,8 +37,11 @@ let schedFd: number | null | undefined;
 const buffer = Buffer.alloc(128);
 let last = { at: 0, run: 0, wait: 0 };
 
-/** [ran, waited] nanoseconds of the main thread so far; null where /proc schedstat is not. */
-function sched(): [number, number] | null {
+/**
+ * [ran, waited for a CPU] nanoseconds of the main thread so far (Linux schedstat, one pread of
+ * a file kept open; null elsewhere). Call it on the main thread: the first call opens the file.
+ */
+export function mainThreadSchedNs(): [number, number] | null {
   if (schedFd === undefined) {
     try {
       // Opened on the main thread, so /proc/thread-self is the main thread's (the timer runs there too).
@@ -65,11 +68,16 @@ function gcWithin(from: number, to: number): number {
   return total;
 }
 
+/** The tick a gap is measured from. */
+function remember(at: number, s: [number, number] | null): void {
+  last = { at, run: s?.[0] ?? 0, wait: s?.[1] ?? 0 };
+}
+
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
 function tick(): void {
   const at = performance.now();
-  const s = sched();
+  const s = mainThreadSchedNs();
   const gap = at - last.at;
   let detail: StallDetail | undefined;
   for (const ref of windows) {
@@ -93,7 +101,7 @@ function tick(): void {
     w.largest = detail;
     w.span = [last.at, at];
   }
-  last = { at, run: s?.[0] ?? 0, wait: s?.[1] ?? 0 };
+  remember(at, s);
   if (windows.size === 0) {
     clearInterval(timer);
     timer = undefined;
@@ -105,8 +113,7 @@ export function openStallWindow(): StallWindow {
   const w: StallWindow = { largest: null, span: [0, 0] };
   windows.add(new WeakRef(w));
   if (!timer) {
-    const s = sched();
-    last = { at: performance.now(), run: s?.[0] ?? 0, wait: s?.[1] ?? 0 };
+    remember(performance.now(), mainThreadSchedNs());
     timer = setInterval(tick, TICK_MS);
     timer.unref();
   }

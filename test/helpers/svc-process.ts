@@ -40,13 +40,13 @@ export function onLines(child: ChildProcess, onLine: (line: string) => void): vo
 export const closed = (child: ChildProcess) =>
   new Promise<number | NodeJS.Signals | null>((ok) => child.once('close', (code, signal) => ok(signal ?? code)));
 
-/** `svc emulator start --json …` (`nodeArgs` go to node itself): resolves with the parsed ready line. */
 /** How the process is launched: flags for node itself, and the CPUs it may run on (`taskset -c`). */
 export interface Launch {
   nodeArgs?: string[];
   cpus?: string;
 }
 
+/** `svc emulator start --json …`, launched as `launch` says: resolves with the parsed ready line. */
 export function startSvc(args: string[], env?: Record<string, string>, { nodeArgs = [], cpus }: Launch = {}): Promise<SvcProcess> {
   const argv = [...nodeArgs, svcBin, 'emulator', 'start', '--json', ...args];
   const [command, commandArgs] = cpus === undefined ? [process.execPath, argv] : ['taskset', ['-c', cpus, process.execPath, ...argv]];
