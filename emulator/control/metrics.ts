@@ -8,6 +8,7 @@ import { PAYMENTS } from '../resources/payments/domain.js';
 import { defineControl, type ControlRoute } from './route.js';
 import { isoMicros } from '../ids.js';
 import { heapTuning } from '../process-heap.js';
+import { helperThreads } from '../helper-threads.js';
 import { mainThreadSchedNs, openStallWindow, recordGcPause, type StallWindow } from './stall-probe.js';
 
 // Runtime metrics of the emulator process, for `npm run bench` and for users who want to
@@ -126,6 +127,8 @@ function snapshot(services: Services) {
     heap_used_bytes: memory.heapUsed,
     /** V8 flags the emulator set for itself (process-heap.ts); [] in a process it does not own. */
     heap_tuning: heapTuning(),
+    /** On one CPU, the nice value the process's other threads got (helper-threads.ts), or null. */
+    helper_threads: helperThreads(),
     store_counts: storeCounts(services),
   };
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { idem, request, tempDir } from '../helpers/emulator.js';
 import { spawn, spawnSync } from 'node:child_process';
@@ -169,4 +169,41 @@ test('the started emulator tunes its own heap and says so in its metrics; a node
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
+});
+
+// helper-threads.ts: on one CPU the emulator's process gives the CPU to its event loop first:
+// every thread but the main one (V8's GC helpers, libuv's pool) runs at nice 19. With more CPUs
+// it leaves them alone. `exec`'s command is the user's and starts at nice 0.
+const niceOf = (statLine: string) => Number(statLine.slice(statLine.lastIndexOf(')') + 2).split(' ')[16]);
+const threadNices = (pid: number) =>
+  readdirSync(`/proc/${pid}/task`).map((tid) => ({ tid: Number(tid), nice: niceOf(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')) }));
+
+test('on one CPU the emulator runs its other threads at nice 19 and its event loop at 0; with more CPUs it leaves them', { skip: process.platform !== 'linux' && 'per-thread nice is Linux' }, async () => {
+  const launches: Launch[] = [{}];
+  if (taskset) launches.push({ cpus: '0' });
+  for (const launch of launches) {
+    const single = launch.cpus !== undefined || availableParallelism() === 1;
+    const dataDir = tempDir('svc-nice-');
+    try {
+      const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet'], undefined, launch);
+      const threads = threadNices(svc.child.pid!);
+      const main = threads.find((t) => t.tid === svc.child.pid);
+      const others = threads.filter((t) => t.tid !== svc.child.pid);
+      assert.equal(main?.nice, 0, 'the event loop keeps its priority');
+      // Node starts 4 V8 platform workers at once, libuv 4 pool threads on its first work.
+      assert.ok(others.length >= 8, `${others.length} other threads`);
+      assert.deepEqual([...new Set(others.map((t) => t.nice))], [single ? 19 : 0], JSON.stringify(launch));
+      const metrics = await request(svc.ready.base_url, 'GET', '/_emulator/metrics', { key: null });
+      assert.deepEqual(metrics.json.data.helper_threads, single ? { nice: 19, threads: others.length } : null);
+      svc.child.kill('SIGTERM');
+      assert.equal(await svc.done, 0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  if (!taskset) return;
+  // The command exec runs is spawned by the main thread, so it keeps nice 0.
+  const exec = spawnSync('taskset', ['-c', '0', process.execPath, svcBin, 'emulator', 'exec', '--', 'sh', '-c', 'cat /proc/$$/stat'], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(exec.status, 0, exec.stderr);
+  assert.equal(niceOf(exec.stdout.trim()), 0, exec.stdout);
 });

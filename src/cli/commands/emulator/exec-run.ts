@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants } from 'node:os';
-import { startEmulator, tuneHeapForLongRun } from '../../../../emulator/index.js';
+import { startEmulator, tuneHeapForLongRun, yieldCpuToEventLoop } from '../../../../emulator/index.js';
 import { SCOPES } from '../../../../contract/scopes.js';
 import type { CliIO } from '../../io.js';
 import type { ExecOptions } from './start.js';
@@ -24,6 +24,7 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO): Prom
   const cleanup = () => tempDir && rmSync(tempDir, { recursive: true, force: true });
   let emulator;
   tuneHeapForLongRun();
+  await yieldCpuToEventLoop();
   try {
     // Request lines would interleave with the command's own output: exec keeps them off.
     emulator = await startEmulator({ ...emulatorOptions(opts), dataDir, logRequests: false });

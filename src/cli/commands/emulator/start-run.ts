@@ -1,5 +1,5 @@
 import chalk from 'chalk';
-import { consoleLogger, startEmulator, tuneHeapForLongRun, type EmulatorOptions } from '../../../../emulator/index.js';
+import { consoleLogger, startEmulator, tuneHeapForLongRun, yieldCpuToEventLoop, type EmulatorOptions } from '../../../../emulator/index.js';
 import type { CliIO } from '../../io.js';
 import { importWorld } from './world-file.js';
 import { readFaultFile } from './faults.js';
@@ -36,6 +36,7 @@ export function emulatorOptions(opts: StartOptions): EmulatorOptions {
  */
 export async function run(opts: StartOptions, io: CliIO): Promise<void> {
   tuneHeapForLongRun();
+  await yieldCpuToEventLoop();
   const emulator = await startEmulator({
     ...emulatorOptions(opts),
     // `svc emulator stop` (POST /_emulator/stop): the same path as a SIGTERM.
