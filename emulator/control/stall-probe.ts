@@ -25,6 +25,19 @@ export interface StallWindow {
   largest: StallDetail | null;
   /** When the largest gap began and ended (performance.now() ms). */
   span: [number, number];
+  /**
+   * Where the window's first gap starts: when it opened, not the timer's tick before that. Like
+   * the delay histogram after reset(), which forgets its last tick: a block that ran up to a
+   * reset (one bench run's 52 ms one, just before its compaction window) is not the new window's.
+   */
+  opened: Mark;
+}
+
+/** A point in time and the main thread's schedstat counters then (ns; 0 without /proc). */
+export interface Mark {
+  at: number;
+  run: number;
+  wait: number;
 }
 
 const windows = new Set<WeakRef<StallWindow>>();
@@ -35,7 +48,7 @@ const MAX_PAUSES = 64;
 let timer: NodeJS.Timeout | undefined;
 let schedFd: number | null | undefined;
 const buffer = Buffer.alloc(128);
-let last = { at: 0, run: 0, wait: 0 };
+let last: Mark = { at: 0, run: 0, wait: 0 };
 
 /**
  * [ran, waited for a CPU] nanoseconds of the main thread so far (Linux schedstat, one pread of
@@ -68,40 +81,35 @@ function gcWithin(from: number, to: number): number {
   return total;
 }
 
-/** The tick a gap is measured from. */
-function remember(at: number, s: [number, number] | null): void {
-  last = { at, run: s?.[0] ?? 0, wait: s?.[1] ?? 0 };
-}
+const mark = (at: number, s: [number, number] | null): Mark => ({ at, run: s?.[0] ?? 0, wait: s?.[1] ?? 0 });
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
 function tick(): void {
   const at = performance.now();
   const s = mainThreadSchedNs();
-  const gap = at - last.at;
-  let detail: StallDetail | undefined;
+  const now = mark(at, s);
   for (const ref of windows) {
     const w = ref.deref();
     if (!w) {
       windows.delete(ref);
       continue;
     }
+    const from = w.opened.at > last.at ? w.opened : last;
+    const gap = at - from.at;
     if (w.largest && w.largest.ms >= gap) continue;
-    if (!detail) {
-      const ran = s ? (s[0] - last.run) / 1e6 : null;
-      const waited = s ? (s[1] - last.wait) / 1e6 : null;
-      detail = {
-        ms: round(gap),
-        ran_ms: ran === null ? null : round(ran),
-        waited_for_cpu_ms: waited === null ? null : round(waited),
-        off_cpu_ms: ran === null || waited === null ? null : round(Math.max(0, gap - ran - waited)),
-        gc_ms: round(gcWithin(last.at, at)),
-      };
-    }
-    w.largest = detail;
-    w.span = [last.at, at];
+    const ran = s ? (now.run - from.run) / 1e6 : null;
+    const waited = s ? (now.wait - from.wait) / 1e6 : null;
+    w.largest = {
+      ms: round(gap),
+      ran_ms: ran === null ? null : round(ran),
+      waited_for_cpu_ms: waited === null ? null : round(waited),
+      off_cpu_ms: ran === null || waited === null ? null : round(Math.max(0, gap - ran - waited)),
+      gc_ms: round(gcWithin(from.at, at)),
+    };
+    w.span = [from.at, at];
   }
-  remember(at, s);
+  last = now;
   if (windows.size === 0) {
     clearInterval(timer);
     timer = undefined;
@@ -110,10 +118,11 @@ function tick(): void {
 
 /** A new window: its `largest` follows the longest gap from now on. */
 export function openStallWindow(): StallWindow {
-  const w: StallWindow = { largest: null, span: [0, 0] };
+  const opened = mark(performance.now(), mainThreadSchedNs());
+  const w: StallWindow = { largest: null, span: [0, 0], opened };
   windows.add(new WeakRef(w));
   if (!timer) {
-    remember(performance.now(), mainThreadSchedNs());
+    last = opened;
     timer = setInterval(tick, TICK_MS);
     timer.unref();
   }

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { idem, KEYS, startTestEmulator } from '../helpers/emulator.js';
+import { openStallWindow } from '../../emulator/control/stall-probe.js';
 
 // GET /_emulator/metrics and POST /_emulator/metrics/reset: the figures `npm run bench` reads.
 // Values depend on the machine, so only their presence, types and window semantics are checked.
@@ -98,4 +99,22 @@ test('the largest stall is taken apart: running on the CPU, waiting for one, or 
   } finally {
     await emu.stop();
   }
+});
+
+// A window opened at the end of a long block (the bench resets its window right after a load
+// phase) must not count that block: its first gap starts when it opened, as the delay
+// histogram's does after reset(). Checked on the probe itself: over HTTP the timer's tick always
+// runs between the block and the reset handler, so the case cannot be staged there.
+test('a stall window counts only gaps that begin after it opened', async () => {
+  const earlier = openStallWindow();
+  const waitFor = async (done: () => boolean) => {
+    while (!done()) await new Promise((ok) => setTimeout(ok, 5));
+  };
+  await waitFor(() => earlier.largest !== null); // the timer ticks
+  const until = performance.now() + 60;
+  while (performance.now() < until);
+  const later = openStallWindow(); // in the same turn as the block, before any tick
+  await waitFor(() => later.largest !== null && earlier.largest!.ms >= 60);
+  assert.ok(earlier.span[0] < later.opened.at, 'the earlier window saw the block');
+  assert.ok(later.span[0] >= later.opened.at, `later window's largest gap ${JSON.stringify(later.span)} began before it opened at ${later.opened.at}`);
 });
