@@ -50,6 +50,7 @@ async function compactionAtRest(dir: string): Promise<void> {
   }
   throw new Error(`a compaction in ${dir} did not end within 300 s`);
 }
+
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 interface Metrics {
