@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { availableParallelism, setPriority } from 'node:os';
+import { setPriority } from 'node:os';
+import { onOneCpu } from './process-heap.js';
 
 // On a single CPU (`taskset`, a container's cpuset) the event loop shares that CPU with the
 // process's own helper threads: V8's four platform workers (parallel scavenge, concurrent
@@ -21,14 +22,20 @@ import { availableParallelism, setPriority } from 'node:os';
 /** The nice value given to every thread of the process but the main one. */
 export const HELPER_NICE = 19;
 
-let niced: { nice: number; threads: number } | null = null;
+/** What was lowered: GET /_emulator/metrics reports it as `helper_threads`. */
+export interface HelperThreads {
+  nice: number;
+  threads: number;
+}
+
+let niced: HelperThreads | null = null;
 
 /**
  * On Linux with one CPU: lowers the process's other threads to nice 19 (once). libuv starts its
  * whole pool on its first piece of work, so one is queued first and its threads are listed too.
  */
 export async function yieldCpuToEventLoop(): Promise<void> {
-  if (niced || process.platform !== 'linux' || availableParallelism() !== 1) return;
+  if (niced || process.platform !== 'linux' || !onOneCpu()) return;
   await access('.').catch(() => {});
   let entries: string[];
   try {
@@ -51,4 +58,4 @@ export async function yieldCpuToEventLoop(): Promise<void> {
 }
 
 /** What `yieldCpuToEventLoop` did in this process (GET /_emulator/metrics), or null. */
-export const helperThreads = (): { nice: number; threads: number } | null => niced;
+export const helperThreads = (): HelperThreads | null => niced;

@@ -35,10 +35,13 @@ import { setFlagsFromString } from 'node:v8';
 // (`node --heap-growing-percent=50 bin/svc.js …`, `node --allocation-site-pretenuring …`).
 const HEAP_GROWING_PERCENT = 30;
 
+/** The process may run on one CPU only (its affinity: `taskset`, a container's cpuset). */
+export const onOneCpu = () => availableParallelism() === 1;
+
 const TUNING: ReadonlyArray<{ name: string; flag: string; when?: () => boolean }> = [
   { name: 'heap-growing-percent', flag: `--heap-growing-percent=${HEAP_GROWING_PERCENT}` },
   { name: 'allocation-site-pretenuring', flag: '--no-allocation-site-pretenuring' },
-  { name: 'concurrent-marking', flag: '--no-concurrent-marking', when: () => availableParallelism() === 1 },
+  { name: 'concurrent-marking', flag: '--no-concurrent-marking', when: onOneCpu },
 ];
 
 const applied: string[] = [];

@@ -9,6 +9,8 @@ import { fetchJson } from '../lib/load.js';
 import { pinServer } from '../lib/pin.js';
 import { BENCH_KEY } from '../lib/seed.js';
 import type { StallDetail } from '../../emulator/control/stall-probe.js';
+import type { HelperThreads } from '../../emulator/helper-threads.js';
+import { SEGMENT_RE, SNAPSHOT, SNAPSHOT_TMP } from '../../emulator/store/file-store.js';
 import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
 
 // Weeks of use in one run: N create+simulate pairs (BENCH_LONGRUN_PAIRS, default 100,000)
@@ -46,7 +48,7 @@ const dirBytes = (dir: string) =>
 async function compactionAtRest(dir: string): Promise<void> {
   for (const deadline = performance.now() + 300_000; performance.now() < deadline; await new Promise((ok) => setTimeout(ok, 100))) {
     const files = readdirSync(dir);
-    if (!files.includes('snapshot.ndjson.tmp') && files.filter((f) => /^journal-\d+\.ndjson$/.test(f)).length === 1) return;
+    if (!files.includes(SNAPSHOT_TMP) && files.filter((f) => SEGMENT_RE.test(f)).length === 1) return;
   }
   throw new Error(`a compaction in ${dir} did not end within 300 s`);
 }
@@ -63,7 +65,7 @@ interface Metrics {
   cpu_user_ms: number;
   cpu_system_ms: number;
   event_loop_stall_max: StallDetail | null;
-  helper_threads: { nice: number; threads: number } | null;
+  helper_threads: HelperThreads | null;
 }
 /** Where the largest gap of the window went (GET /_emulator/metrics, emulator/control/stall-probe.ts). */
 function stallParts(s: StallDetail | null): string {
@@ -163,7 +165,7 @@ export const longrun: Scenario = {
 
       // A fresh snapshot of exactly the records the run made (no load meanwhile).
       await fetchJson(`${base()}/_emulator/store/compact`, { method: 'POST' });
-      const snapshotBytes = statSync(join(dataDir, 'snapshot.ndjson')).size;
+      const snapshotBytes = statSync(join(dataDir, SNAPSHOT)).size;
       rows.push({ id: 'longrun.disk', label: 'long run: data dir / fresh snapshot', ratio: runBytes / snapshotBytes, note: `${mb(runBytes)} at the end of the run (no compaction running), snapshot ${mb(snapshotBytes)}; peak during the run ${mb(peakBytes)} (${(peakBytes / snapshotBytes).toFixed(2)}×: during a compaction the old and new snapshots are both on disk)` });
       rows.push({ id: 'longrun.rss', label: 'long run: RSS growth / compacted store', ratio: (rssAfter - rssBefore) / snapshotBytes, note: `+${mb(rssAfter - rssBefore)} vs ${mb(snapshotBytes)} on disk` });
 
@@ -193,10 +195,10 @@ export const longrun: Scenario = {
       // 25 h of emulator time: the idempotency records (with their response bodies) expire.
       pool = new Pool(emulator.info.base_url, { connections: CONNECTIONS });
       await fetchJson(`${base()}/_emulator/store/compact`, { method: 'POST' });
-      const before = statSync(join(dataDir, 'snapshot.ndjson')).size;
+      const before = statSync(join(dataDir, SNAPSHOT)).size;
       await fetchJson(`${base()}/_emulator/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"by":"25h"}' });
       await fetchJson(`${base()}/_emulator/store/compact`, { method: 'POST' });
-      const later = statSync(join(dataDir, 'snapshot.ndjson')).size;
+      const later = statSync(join(dataDir, SNAPSHOT)).size;
       rows.push({ id: 'longrun.retention', label: 'long run: store 25 h later / before', ratio: later / before, note: `${mb(later)} vs ${mb(before)}` });
     } finally {
       await pool.close().catch(() => {});

@@ -36,11 +36,12 @@ import type { StoredRecord } from './store.js';
 // and rewritten into this one at the first open.
 
 export const SNAPSHOT = 'snapshot.ndjson';
-const SNAPSHOT_TMP = 'snapshot.ndjson.tmp';
+/** The snapshot a compaction is writing; renamed over SNAPSHOT when it is whole. */
+export const SNAPSHOT_TMP = 'snapshot.ndjson.tmp';
 const LEGACY_SNAPSHOT = 'store.json';
 const LEGACY_JOURNAL = 'journal.ndjson';
 const segmentName = (k: number) => `journal-${k}.ndjson`;
-const SEGMENT_RE = /^journal-(\d+)\.ndjson$/;
+export const SEGMENT_RE = /^journal-(\d+)\.ndjson$/;
 /** Work per slice of a snapshot write before it rests (see runCompaction). */
 const SLICE_MS = 4;
 /** Work per event-loop turn of a snapshot write; the clock is read every CHECK_EVERY records. */
