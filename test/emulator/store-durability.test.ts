@@ -1,6 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, cpSync, existsSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { idem, request, tempDir } from '../helpers/emulator.js';
 import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
@@ -100,6 +101,91 @@ test('SIGTERM on a full disk exits non-zero with a clear message and releases st
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(faults, { force: true });
+  }
+});
+
+// The same promise on a real filesystem that fills up, as a user's disk does: a 3 MB tmpfs
+// (mounting one needs root or CAP_SYS_ADMIN; CI runs as root, elsewhere the test says why it
+// skips). The disk is filled by a file beside the data dir, so the emulator meets a real ENOSPC
+// from the kernel, not one injected at the seam.
+const mountTmpfs = (dir: string, size: string) => spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { encoding: 'utf8' });
+
+/** Writes zeros to `path` until the filesystem refuses with ENOSPC. */
+function fillDisk(path: string): void {
+  const fd = openSync(path, 'w');
+  const chunk = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+test('on a real 3 MB tmpfs: a full disk is a 503 that keeps nothing; once space is freed writes are kept, through kill -9', async (t) => {
+  const mnt = tempDir('svc-tmpfs-');
+  const mounted = mountTmpfs(mnt, '3m');
+  if (mounted.status !== 0) {
+    rmSync(mnt, { recursive: true, force: true });
+    t.skip(`cannot mount a tmpfs here (needs root): ${mounted.stderr.trim() || mounted.error?.message}`);
+    return;
+  }
+  const dataDir = join(mnt, 'data');
+  const filler = join(mnt, 'filler');
+  const running: SvcProcess[] = [];
+  try {
+    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off']);
+    running.push(svc);
+    const base = svc.ready.base_url;
+    const acked = new Set<string>();
+    const first = await link(base, 'before the disk filled');
+    assert.equal(first.status, 201, first.text);
+    acked.add(first.json.data.id);
+
+    fillDisk(filler);
+    // The journal's last page may still have room for a line or two: writes that fit are kept
+    // (and must survive), the first that does not is refused.
+    let refused;
+    let refusedTitle = '';
+    for (let i = 0; i < 50 && !refused; i++) {
+      refusedTitle = `while full ${i}`;
+      const res = await link(base, refusedTitle);
+      if (res.status === 201) acked.add(res.json.data.id);
+      else refused = res;
+    }
+    assert.ok(refused, 'no write was refused on a full disk');
+    assert.equal(refused.status, 503, refused.text);
+    assert.equal(refused.json.error.code, 'SERVICE_UNAVAILABLE');
+    assert.match(refused.json.error.message, /disk is full/);
+    // Still full: still refused, and nothing of a refused request stands in memory.
+    assert.equal((await link(base, 'refused again')).status, 503);
+    const listed = await request(base, 'GET', '/v1/api/payment-links?limit=100');
+    for (const title of [refusedTitle, 'refused again']) assert.ok(!listed.text.includes(`"${title}"`), `refused "${title}" is listed`);
+
+    rmSync(filler);
+    for (let i = 0; i < 5; i++) {
+      const res = await link(base, `after the disk was freed ${i}`);
+      assert.equal(res.status, 201, res.text);
+      acked.add(res.json.data.id);
+    }
+    svc.child.kill('SIGKILL');
+    assert.equal(await svc.done, 'SIGKILL');
+
+    // The refused lines were cut off (a torn middle line would stop the load), and every
+    // acknowledged write is there.
+    const again = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
+    running.push(again);
+    await assertLinks(again.ready.base_url, acked);
+    const after = await request(again.ready.base_url, 'GET', '/v1/api/payment-links?limit=100');
+    for (const title of [refusedTitle, 'refused again']) assert.ok(!after.text.includes(`"${title}"`), `refused "${title}" came back after restart`);
+    again.child.kill('SIGTERM');
+    assert.equal(await again.done, 0);
+  } finally {
+    for (const p of running) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    await Promise.all(running.map((p) => p.done));
+    spawnSync('umount', [mnt]);
+    rmSync(mnt, { recursive: true, force: true });
   }
 });
 
