@@ -21,6 +21,7 @@ import { MERCHANTS } from './resources/merchants/records.js';
 import { deliveriesIdle } from './webhooks/module.js';
 import { listKeys, seed } from './fixtures.js';
 import { DEFAULT_RATE_LIMIT } from './gateway/rate-limit.js';
+import { networkDoor, type NetworkDoor } from './http/network-door.js';
 
 export const DEFAULT_PORT = 4242;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -49,7 +50,16 @@ export interface EmulatorOptions {
   rateLimit?: RateLimitConfig | null;
   logRequests?: boolean;
   logger?: Logger;
-  config?: Partial<Omit<EmulatorConfig, 'baseUrl' | 'checkoutUrl'>>;
+  config?: Partial<Omit<EmulatorConfig, 'baseUrl' | 'checkoutUrl' | 'listenUrl' | 'publicUrl' | 'allowedHosts' | 'controlToken'>>;
+  /** Names accepted in Host besides loopback ones (--allow-host; '.example.test' allows subdomains, '*' any). */
+  allowedHosts?: string[];
+  /** Base of every URL the emulator hands out (--public-url), e.g. http://svc:4242. */
+  publicUrl?: string;
+  /**
+   * What callers from other hosts present to the control API, dashboard and streams
+   * (--control-token). Made up when the emulator binds a non-loopback address without one.
+   */
+  controlToken?: string;
   fsync?: boolean;
   /** Faults in force from the start (`svc emulator start --faults FILE`), already validated. */
   faults?: FaultSpec[];
@@ -61,8 +71,13 @@ export interface EmulatorOptions {
 }
 
 export interface RunningEmulator {
+  /** The base URL handed out: --public-url, else the listening address (a real one for 0.0.0.0). */
   baseUrl: string;
   checkoutUrl: string;
+  /** A URL that reaches the emulator from its own machine (loopback when it listens on every interface). */
+  localUrl: string;
+  /** The control token in force (given or made up), or null on a loopback-only emulator without one. */
+  controlToken: string | null;
   /** null with the memory store. */
   dataDir: string | null;
   services: Services;
@@ -81,8 +96,13 @@ export interface RunningEmulator {
 export interface ReadyInfo {
   base_url: string;
   checkout_url: string;
+  dashboard_url: string;
+  /** --public-url as given, or null. */
+  public_url: string | null;
   data_dir: string | null;
   keys: ReturnType<typeof listKeys>;
+  /** The control token the emulator made up (printed once, here); null when it made none up. */
+  control_token: string | null;
 }
 
 export const consoleLogger: Logger = {
@@ -101,6 +121,8 @@ function listenError(err: NodeJS.ErrnoException, port: number, host: string): Er
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  // Checked before anything is opened: a bad value starts nothing and locks no data dir.
+  const door: NetworkDoor = networkDoor(options);
   const dataDir = options.store === 'memory' ? null : resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const store = dataDir ? await FileStore.open(dataDir, { fsync: options.fsync }) : new MemoryStore();
@@ -109,6 +131,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const config: EmulatorConfig = {
     baseUrl: '',
     checkoutUrl: '',
+    listenUrl: '',
+    publicUrl: door.publicUrl,
+    allowedHosts: door.allowedHosts,
+    controlToken: door.controlToken,
     momoClearMs: 5_000,
     payoutResolveMs: 2_000,
     payoutOutcome: 'completed',
@@ -166,16 +192,30 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw listenError(err as NodeJS.ErrnoException, port, listenHost);
   }
   answerClientErrors(server); // node's own 400/431 answers, in the envelope
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  config.baseUrl = `http://${host}:${address.port}`;
+  const urls = door.urls(server.address() as AddressInfo);
+  config.listenUrl = urls.listenUrl;
+  config.baseUrl = urls.baseUrl;
   config.checkoutUrl = `${config.baseUrl}/checkout`;
+  // A non-loopback address without a token: one is made up, so the control surfaces are never
+  // open to the network (http/network-door.ts).
+  const madeUpToken = config.controlToken === null && urls.exposed ? door.makeToken() : null;
+  if (madeUpToken) config.controlToken = madeUpToken;
 
-  const readyInfo = (): ReadyInfo => ({ base_url: config.baseUrl, checkout_url: config.checkoutUrl, data_dir: dataDir, keys: listKeys(services) });
-  // The CLI finds a running emulator through this file (see src/cli/config).
+  const readyInfo = (): ReadyInfo => ({
+    base_url: config.baseUrl,
+    checkout_url: config.checkoutUrl,
+    dashboard_url: `${config.baseUrl}/dashboard`,
+    public_url: config.publicUrl,
+    data_dir: dataDir,
+    keys: listKeys(services),
+    control_token: madeUpToken,
+  });
+  // The CLI finds a running emulator through this file (see src/cli/config): mode 0600, as it
+  // holds every key and the control token. local_url is how a command on this machine reaches
+  // it (loopback when it listens on every interface), whatever base_url says.
   // (A memory-store emulator belongs to the process that started it: nothing to discover.)
   const discovery = dataDir ? resolve(dataDir, 'emulator.json') : undefined;
-  if (discovery) writeFileSync(discovery, JSON.stringify({ ...readyInfo(), pid: process.pid }, null, 2), { mode: 0o600 });
+  if (discovery) writeFileSync(discovery, JSON.stringify({ ...readyInfo(), local_url: urls.localUrl, control_token: config.controlToken, pid: process.pid }, null, 2), { mode: 0o600 });
   for (const r of resources) r.start?.(services); // webhook delivery engine and live stream
   // Retention (retention.ts) at start, then every 10 min of real time; with a manual clock,
   // each `clock advance` also prunes (control/routes.ts). A refused write is only logged:
@@ -213,6 +253,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   return {
     baseUrl: config.baseUrl,
     checkoutUrl: config.checkoutUrl,
+    localUrl: urls.localUrl,
+    controlToken: config.controlToken,
     dataDir,
     services,
     readyInfo,

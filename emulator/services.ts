@@ -38,8 +38,17 @@ export interface Hooks {
 }
 
 export interface EmulatorConfig {
-  checkoutUrl: string;
+  /** The base of every URL the emulator hands out: --public-url, else the address it listens on. */
   baseUrl: string;
+  checkoutUrl: string;
+  /** Where the server really listens (http://127.0.0.1:4242, http://0.0.0.0:4242). */
+  listenUrl: string;
+  /** --public-url, when given. */
+  publicUrl: string | null;
+  /** --allow-host names, normalized (http/local-guard.ts, contract/network.ts). */
+  allowedHosts: string[];
+  /** What callers that are not on this machine must present to the control surfaces. */
+  controlToken: string | null;
   /** Delay before a live MoMo payment made on checkout clears, in ms (clock time). */
   momoClearMs: number;
   /** Delay before a payout's provider answers, in ms, and the outcome it answers with. */

@@ -12,13 +12,13 @@ import { localOnly } from '../http/local-guard.js';
 
 // The emulator's control API: what the spec puts on a dashboard or phone (payees, cards,
 // top-ups, approvals, redelivery, the OTP inbox) plus the clock. It lives outside /v1, answers
-// only loopback callers with a loopback Host and no foreign Origin, and refuses any request
-// that carries an Authorization header (http/local-guard.ts), so neither a merchant
-// integration nor a web page can reach it.
+// loopback callers (and other hosts presenting the control token) under a Host that names the
+// emulator and with no foreign Origin, and refuses any request that carries an Authorization
+// header (http/local-guard.ts), so neither a merchant integration nor a web page can reach it.
 
 export function controlRouter(services: Services): Router {
   const router = express.Router();
-  router.use(localOnly(services, { loopbackPeer: true }));
+  router.use(localOnly(services, { controlToken: true }));
   const routes: ControlRoute[] = [...controlRoutes, ...worldControlRoutes, ...faultControlRoutes, ...resourceControlRoutes()];
   for (const route of routes) {
     router[route.method](route.path, async (req: Request, res: Response) => {

@@ -21,7 +21,7 @@ import { mountFaults } from './faults.js';
 
 export function dashboardRouter(services: Services): Router {
   const router = express.Router();
-  router.use(localOnly(services, { loopbackPeer: true }));
+  router.use(localOnly(services, { controlToken: true, dashboardLogin: true }));
   router.get('/app.js', (_req: Request, res: Response) => {
     res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(CLIENT_SCRIPT);
   });

@@ -1,21 +1,28 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Services } from '../services.js';
-import { ApiError } from '../errors.js';
-import { sendError } from '../gateway/envelope.js';
+import { errorBody, sendJson } from '../gateway/envelope.js';
+import { CONTROL_TOKEN_COOKIE, CONTROL_TOKEN_HEADER, CONTROL_TOKEN_QUERY, GUARD_HEADER, hostIsAllowed, type GuardReason } from '../../contract/network.js';
 
-// The door of every surface that is not the merchant API: the control API, the live stream,
-// the hosted pages, the OpenAPI document and the dashboard. They act without a merchant key
+// The door of every surface that is not the merchant API: the control API, the live streams,
+// the hosted pages, the OpenAPI documents and the dashboard. They act without a merchant key
 // (or, for the stream, with one a browser cannot attach cross-site), so a web page the
 // developer happens to visit must not be able to reach them:
-// - Host must name this machine (a loopback name, or the address the emulator was bound to).
-//   A DNS-rebinding page reaches 127.0.0.1 under its own name (Host: attacker.example), so
-//   this is what stops it from reading the answers.
-// - Origin, when present, must be the emulator's own (same scheme, host and port as the
-//   request's Host). curl and the CLI send none; a browser always sends one on a cross-site
-//   POST or fetch, and "null" (sandboxed frames, file://) is foreign too.
+// - Host must name this emulator: a loopback name, the address it was bound to, the host of
+//   --public-url, or a name on the --allow-host list. A DNS-rebinding page reaches the
+//   emulator under its own name (Host: attacker.example), so this is what stops it from
+//   reading the answers; names are opt-in, so a compose service name works only once listed.
+// - Callers that are not on this machine (a peer address that is not loopback) reach the
+//   control surfaces only with the control token (Svc-Control-Token header, or the dashboard's
+//   HttpOnly SameSite=Strict cookie); the emulator makes one up when it binds a non-loopback
+//   address without one. Loopback callers need none, as before.
+// - Origin, when present, must be the emulator's own (http:// + the request's Host, or the
+//   --public-url origin). curl and the CLI send none; a browser always sends one on a
+//   cross-site POST or fetch, and "null" (sandboxed frames, file://) is foreign too.
 // - The control API refuses any Authorization header: it is never reachable with a key, and a
 //   merchant integration that points at it by mistake gets a clear 403 instead of acting.
+// Every refusal carries Svc-Guard: <reason>, so the CLI can print the guard's reason and fix.
 
 export interface LocalGuardOptions {
   /** Let requests that carry Authorization through (the stream authenticates with a merchant key). */
@@ -27,18 +34,30 @@ export interface LocalGuardOptions {
    * with the emulator's own Origin.
    */
   origin?: 'all' | 'unsafe-methods';
-  /** Answer callers on the loopback interface only, even when the server listens on a LAN address. */
-  loopbackPeer?: boolean;
+  /** A control surface: callers that are not on this machine need the control token. */
+  controlToken?: boolean;
+  /** The dashboard: GET …?token=<token> logs a browser in (cookie) and redirects without it. */
+  dashboardLogin?: boolean;
 }
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
-const LOOPBACK_PEERS = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const WILDCARDS = new Set(['0.0.0.0', '[::]']);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // host, or [v6], with an optional :port
 const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[^\s:[\]/@]+)(?::(\d{1,5}))?$/i;
 
-const refuse = (res: Response, why: string) => sendError(res, new ApiError('FORBIDDEN', why));
+/** 127.0.0.0/8, ::1, and IPv4-mapped loopback: a caller on this machine. */
+export function isLoopbackPeer(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return address === '::1' || (isIP(v4) === 4 && v4.startsWith('127.'));
+}
+
+function refuse(res: Response, reason: GuardReason, status: 401 | 403, message: string): void {
+  res.setHeader(GUARD_HEADER, reason);
+  if (status === 401) res.setHeader('WWW-Authenticate', CONTROL_TOKEN_HEADER);
+  sendJson(res, status, errorBody(status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', message));
+}
 
 /** The hostname a Host header names (lowercase, v6 in brackets), or null when it is malformed. */
 export function hostName(host: string): string | null {
@@ -48,16 +67,19 @@ export function hostName(host: string): string | null {
 
 /** True when `name` (from a Host header) names this emulator. */
 export function isLocalHostName(name: string, services: Services): boolean {
+  const { config } = services;
   if (LOOPBACK_NAMES.has(name)) return true;
-  const bound = services.config.baseUrl ? new URL(services.config.baseUrl).hostname.toLowerCase() : '';
+  const bound = config.listenUrl ? new URL(config.listenUrl).hostname.toLowerCase() : '';
   if (name === bound) return true;
+  if (config.publicUrl && name === new URL(config.publicUrl).hostname.toLowerCase()) return true;
+  if (hostIsAllowed(name, config.allowedHosts)) return true;
   // Bound to every interface (--host 0.0.0.0): the machine's own addresses are unknown here,
   // but an IP literal cannot be a rebinding attack (that needs a name the attacker resolves).
   return WILDCARDS.has(bound) && isIP(name.replace(/^\[|\]$/g, '')) !== 0;
 }
 
 /** Why the request's Origin is foreign, or null when it is absent or the emulator's own. */
-export function foreignOrigin(origin: string | undefined, host: string): string | null {
+export function foreignOrigin(origin: string | undefined, host: string, publicUrl: string | null = null): string | null {
   if (origin === undefined) return null;
   let url: URL;
   try {
@@ -65,30 +87,91 @@ export function foreignOrigin(origin: string | undefined, host: string): string 
   } catch {
     return `Origin "${origin}" is not an origin this emulator serves`;
   }
+  // Behind a TLS proxy the page's origin is the public URL's (https://…), not http:// + Host.
+  if (publicUrl && origin !== 'null' && url.origin === new URL(publicUrl).origin) return null;
   if (origin === 'null' || url.protocol !== 'http:' || url.host.toLowerCase() !== new URL(`http://${host.trim()}`).host.toLowerCase()) {
     return `Origin "${origin}" is not the emulator's own (http://${host.trim()})`;
   }
   return null;
 }
 
-/** Express middleware that lets only this machine's own callers through; see the comment above. */
+/** Compares in constant time (digests of equal length, whatever the lengths given). */
+export function tokenMatches(given: string | undefined, expected: string | null): boolean {
+  if (given === undefined || expected === null) return false;
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** The control token a request carries: the header first, else the dashboard's cookie. */
+function presentedToken(req: Request): string | undefined {
+  const header = req.headers[CONTROL_TOKEN_HEADER.toLowerCase()];
+  if (typeof header === 'string') return header.trim();
+  const cookies = req.headers.cookie;
+  if (!cookies) return undefined;
+  for (const part of cookies.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === CONTROL_TOKEN_COOKIE) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** The request's URL without the login link's token (other parameters kept), for the redirect. */
+function withoutToken(originalUrl: string): string {
+  const url = new URL(originalUrl, 'http://x');
+  url.searchParams.delete(CONTROL_TOKEN_QUERY);
+  return url.pathname + url.search;
+}
+
+/** Express middleware that lets only the emulator's own callers through; see the comment above. */
 export function localOnly(services: Services, options: LocalGuardOptions = {}): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (options.loopbackPeer && !LOOPBACK_PEERS.has(req.socket.remoteAddress ?? '')) {
-      return refuse(res, 'This surface answers loopback callers only.');
-    }
+    const { config } = services;
     const host = req.headers.host;
-    if (host === undefined) return refuse(res, 'Refused: the request has no Host header.');
+    if (host === undefined) return refuse(res, 'host', 403, 'Refused: the request has no Host header.');
     const name = hostName(host);
     if (name === null || !isLocalHostName(name, services)) {
-      return refuse(res, `Refused: Host "${host}" does not name this emulator (use localhost, 127.0.0.1 or [::1]); this blocks DNS rebinding.`);
+      return refuse(
+        res,
+        'host',
+        403,
+        `Refused: Host "${host}" does not name this emulator; this blocks DNS rebinding. Use localhost, 127.0.0.1 or [::1], or start the emulator with --allow-host ${name && !name.startsWith('[') ? name : 'NAME'} (env SVC_ALLOWED_HOSTS) to accept that name.`,
+      );
     }
     if (options.origin !== 'unsafe-methods' || !SAFE_METHODS.has(req.method)) {
-      const why = foreignOrigin(req.headers.origin, host);
-      if (why) return refuse(res, `Refused: ${why}; web pages of other sites cannot call the emulator.`);
+      const why = foreignOrigin(req.headers.origin, host, config.publicUrl);
+      if (why) return refuse(res, 'origin', 403, `Refused: ${why}; web pages of other sites cannot call the emulator.`);
+    }
+    if (options.controlToken) {
+      const queryToken = req.query[CONTROL_TOKEN_QUERY];
+      if (queryToken !== undefined) {
+        // The login link: the token goes into an HttpOnly cookie and out of the address bar
+        // (and of the history and Referer) at once.
+        if (options.dashboardLogin && req.method === 'GET' && typeof queryToken === 'string') {
+          if (!tokenMatches(queryToken, config.controlToken)) {
+            return refuse(res, 'token', 401, 'Refused: the token in this dashboard link is not the emulator\'s control token (--control-token, SVC_CONTROL_TOKEN; printed in the ready line).');
+          }
+          const secure = config.publicUrl?.startsWith('https:') ? '; Secure' : '';
+          res.setHeader('Set-Cookie', `${CONTROL_TOKEN_COOKIE}=${config.controlToken}; HttpOnly; SameSite=Strict; Path=/${secure}`);
+          res.setHeader('Cache-Control', 'no-store');
+          res.setHeader('Referrer-Policy', 'no-referrer');
+          res.redirect(303, withoutToken(req.originalUrl));
+          return;
+        }
+        return refuse(res, 'token', 401, `Refused: a control token in the query string is accepted only by the dashboard's login link; send it in the ${CONTROL_TOKEN_HEADER} header.`);
+      }
+      if (!isLoopbackPeer(req.socket.remoteAddress) && !tokenMatches(presentedToken(req), config.controlToken)) {
+        return refuse(
+          res,
+          'token',
+          401,
+          config.controlToken === null
+            ? 'Refused: this surface answers callers on the emulator\'s machine only; start the emulator with --control-token (env SVC_CONTROL_TOKEN) to let other hosts in.'
+            : `Refused: callers from other hosts need the control token: send the ${CONTROL_TOKEN_HEADER} header (svc: --control-token or SVC_CONTROL_TOKEN), or open the dashboard once through {public_url}/dashboard?token=<token>.`,
+        );
+      }
     }
     if (!options.allowAuthorization && req.headers.authorization !== undefined) {
-      return refuse(res, 'The control API is not reachable with an Authorization header (a merchant API key or any other); call it without one.');
+      return refuse(res, 'authorization', 403, 'The control API is not reachable with an Authorization header (a merchant API key or any other); call it without one.');
     }
     next();
   };

@@ -41,7 +41,7 @@ export const webhooksModule: ResourceModule = {
   http(app: Express, services: Services) {
     const { hub } = runtime(services);
     // Host and Origin checked; the merchant key it authenticates with is the stream's own door.
-    app.get(STREAM_PATH, localOnly(services, { allowAuthorization: true }), (req: Request, res: Response) => hub.handle(req, res));
+    app.get(STREAM_PATH, localOnly(services, { allowAuthorization: true, controlToken: true }), (req: Request, res: Response) => hub.handle(req, res));
   },
   start(services) {
     const { engine, hub } = runtime(services);

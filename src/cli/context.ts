@@ -61,8 +61,8 @@ export interface ControlContext {
 }
 
 export function controlContext(flags: CommonFlags, io: CliIO): ControlContext {
-  const { baseUrl } = resolveBaseUrl(flags, { env: io.env, cwd: io.cwd });
-  const control = new ControlApi({ baseUrl, ...clientOptions(flags, io) });
+  const { baseUrl, controlToken } = resolveBaseUrl(flags, { env: io.env, cwd: io.cwd });
+  const control = new ControlApi({ baseUrl, controlToken, ...clientOptions(flags, io) });
   const out = new Output(io, Boolean(flags.json), 'emulator');
   return { baseUrl, control, out, traced: (r) => traceLine(out, r, flags.verbose) };
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ioOf, type CliIO } from './io.js';
-import { intFlag } from './parse.js';
+import { intFlag, wrapParser } from './parse.js';
+import { parseControlToken } from '../../contract/network.js';
 
 // The flags shared by commands, added by one helper each so every command spells them the
 // same way, and the lazy action loader that keeps command code out of `svc --help`.
@@ -16,6 +17,8 @@ export interface CommonFlags {
   traceId?: string;
   /** Print the trace id of each call (errors print theirs always). */
   verbose?: boolean;
+  /** The control token of an emulator on another host. */
+  controlToken?: string;
 }
 
 export interface WriteFlags extends CommonFlags {
@@ -36,6 +39,7 @@ export function apiOptions(cmd: Command): Command {
     .option('--timeout <ms>', 'per-attempt request timeout', intFlag(1, 600_000), 30_000)
     .option('--trace-id <id>', 'X-Trace-ID to send (default: generated)')
     .option('--verbose', 'also print the trace id of each call on stderr (errors always do)')
+    .option('--control-token <token>', 'control token of an emulator on another host (default: $SVC_CONTROL_TOKEN or the emulator in ./.svc)', wrapParser(parseControlToken))
     .option('--no-input', 'never prompt; a missing value is a usage error');
 }
 

@@ -1,6 +1,7 @@
 import { HttpClient, type ApiResult, type ClientOptions } from './http.js';
 import type { Json } from './api.js';
 import { NOT_AN_EMULATOR, SvcError } from './error.js';
+import { CONTROL_TOKEN_HEADER } from '../../contract/network.js';
 import type { Payee } from '../../contract/resources/payees.js';
 
 export type { Payee };
@@ -105,11 +106,17 @@ export interface CardDetails {
 /** The name GET /_emulator/health answers with (emulator/control/routes.ts EMULATOR_IDENTITY). */
 const EMULATOR_IDENTITY = 'svc-emulator';
 
+export interface ControlOptions extends Omit<ClientOptions, 'apiKey' | 'headers'> {
+  /** The emulator's control token (--control-token): offered only when its door asks for it. */
+  controlToken?: string;
+}
+
 export class ControlApi {
-  readonly http: HttpClient;
+  /** Without the token until the emulator's door asks for it (identify()), then with it. */
+  http: HttpClient;
   readonly baseUrl: string;
   private identified: Promise<void> | undefined;
-  constructor(options: Omit<ClientOptions, 'apiKey'>) {
+  constructor(private readonly options: ControlOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.http = new HttpClient({ ...options, baseUrl: `${this.baseUrl}/_emulator` });
   }
@@ -120,16 +127,42 @@ export class ControlApi {
    * (or anything else) is refused here, so a PIN or an emulator-only action never reaches it.
    */
   identify(): Promise<void> {
-    this.identified ??= this.http.call<{ service?: string }>({ method: 'GET', path: '/health' }).then(
+    this.identified ??= this.health0().then(
       (r) => {
         if (r.data?.service !== EMULATOR_IDENTITY) throw this.notEmulator('its /_emulator/health does not name an svc emulator');
       },
       (err: unknown) => {
+        if (err instanceof SvcError && err.guard) throw this.refusedByGuard(err);
         if (err instanceof SvcError && err.status !== 0) throw this.notEmulator(`GET /_emulator/health answered HTTP ${err.status}`);
         throw err;
       },
     );
     return this.identified;
+  }
+
+  /**
+   * GET /health, first without the token: it goes out only once an emulator's own door has
+   * asked for it (401, Svc-Guard: token), so a token in the environment never reaches another host.
+   */
+  private async health0() {
+    try {
+      return await this.http.call<{ service?: string }>({ method: 'GET', path: '/health' });
+    } catch (err) {
+      if (!(err instanceof SvcError && err.guard === 'token' && this.options.controlToken)) throw err;
+      this.http = new HttpClient({ ...this.options, baseUrl: `${this.baseUrl}/_emulator`, headers: { [CONTROL_TOKEN_HEADER]: this.options.controlToken } });
+      return this.http.call<{ service?: string }>({ method: 'GET', path: '/health' });
+    }
+  }
+
+  /** The emulator's door said no: its own reason, and what to change (never "not an emulator"). */
+  private refusedByGuard(err: SvcError): SvcError {
+    const fix =
+      err.guard === 'token'
+        ? this.options.controlToken
+          ? ' The control token sent (--control-token, SVC_CONTROL_TOKEN or .svc/emulator.json) is not this emulator\'s: use the one its ready line printed (control_token) or the one it was started with.'
+          : ' Pass --control-token <token> or set SVC_CONTROL_TOKEN: the emulator printed it in its ready line (control_token) and keeps it in <data dir>/emulator.json.'
+        : ''; // a Host refusal names its own fix (--allow-host)
+    return new SvcError(err.code, err.status, `the emulator at ${this.baseUrl} refused the request: ${err.message}${fix}`, err.trace_id, err.guard);
   }
 
   private notEmulator(why: string): SvcError {

@@ -14,13 +14,15 @@ export class SvcError extends Error {
     message: string,
     /** X-Trace-ID of the (last) attempt: the id the service's logs know the request by. */
     readonly trace_id: string | null,
+    /** Set when the emulator's door guard refused the request (Svc-Guard: host, origin, authorization, token). */
+    readonly guard?: string,
   ) {
     super(message);
     this.name = 'SvcError';
   }
 
   toJSON() {
-    return { code: this.code, status: this.status, message: this.message, trace_id: this.trace_id };
+    return { code: this.code, status: this.status, message: this.message, trace_id: this.trace_id, ...(this.guard && { guard: this.guard }) };
   }
 }
 

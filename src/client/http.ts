@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { networkMessage, SvcError } from './error.js';
 import { send, TransportTimeout } from './transport.js';
+import { GUARD_HEADER } from '../../contract/network.js';
 import { backoffMs, isRetryableNetworkCode, isRetryableStatus, MAX_ATTEMPTS, retryAfterMs } from './retry.js';
 
 // The HTTP half of the client: one call = up to 5 attempts with the same idempotency key and
@@ -23,6 +24,8 @@ export interface ClientOptions {
   onRetry?(info: RetryInfo): void;
   /** Replaced in unit tests of the policy; real waits otherwise. */
   sleep?(ms: number): Promise<void>;
+  /** Sent on every request (the control API's Svc-Control-Token). */
+  headers?: Record<string, string>;
 }
 
 export interface RetryInfo {
@@ -55,6 +58,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const newIdempotencyKey = (): string => randomUUID();
 export const newTraceId = (): string => `trc_cli_${randomBytes(10).toString('hex')}`;
 
+const GUARD_HEADER_LC = GUARD_HEADER.toLowerCase();
+
 const sleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 
 export class HttpClient {
@@ -72,7 +77,7 @@ export class HttpClient {
   }
 
   async call<T>(call: CallOptions): Promise<ApiResult<T>> {
-    const headers: Record<string, string> = { accept: 'application/json', 'x-trace-id': this.traceId, 'user-agent': 'svc-cli' };
+    const headers: Record<string, string> = { ...this.options.headers, accept: 'application/json', 'x-trace-id': this.traceId, 'user-agent': 'svc-cli' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (call.idempotency) headers[call.idempotency.header.toLowerCase()] = call.idempotency.key;
     let body: string | undefined;
@@ -106,7 +111,7 @@ export class HttpClient {
         const code = parsed?.success === false ? String(parsed.error?.code ?? 'UNKNOWN') : res.statusCode >= 400 ? `HTTP_${res.statusCode}` : 'BAD_RESPONSE';
         const message =
           parsed?.success === false ? String(parsed.error?.message ?? '') : `unexpected answer from ${call.method} ${call.path} (HTTP ${res.statusCode}): ${text.slice(0, 200)}`;
-        lastError = new SvcError(code, res.statusCode, message, traceId);
+        lastError = new SvcError(code, res.statusCode, message, traceId, headerValue(res.headers[GUARD_HEADER_LC]));
         if (!safeToRepeat || !isRetryableStatus(res.statusCode, code)) throw lastError;
         waitMs = retryAfterMs(res.headers['retry-after']) ?? waitMs;
         if (attempt < MAX_ATTEMPTS) this.options.onRetry?.({ attempt, waitMs, reason: `${res.statusCode} ${code}` });
@@ -123,7 +128,7 @@ export class HttpClient {
     }
     // Every attempt was retryable and failed: say that the client stopped, not only the last answer.
     const last = lastError!;
-    throw new SvcError(last.code, last.status, `${last.message} (gave up after ${MAX_ATTEMPTS} attempts with the same idempotency key, as the spec advises)`, last.trace_id);
+    throw new SvcError(last.code, last.status, `${last.message} (gave up after ${MAX_ATTEMPTS} attempts with the same idempotency key, as the spec advises)`, last.trace_id, last.guard);
   }
 }
 

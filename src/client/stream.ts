@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { request } from 'undici';
 import { networkMessage, SvcError } from './error.js';
+import { CONTROL_TOKEN_HEADER } from '../../contract/network.js';
 
 // A client for the emulator's live stream (GET /emulator/stream, Server-Sent Events). It
 // reconnects on its own with the last cursor it handled (Last-Event-ID), so a restart of the
@@ -41,6 +42,8 @@ export interface StreamHandlers {
 export interface StreamOptions {
   baseUrl: string;
   apiKey: string;
+  /** An emulator on another host asks callers of its stream for its control token (Svc-Control-Token). */
+  controlToken?: string;
   types?: string[];
   /** Resume after this cursor; absent: start at now. */
   lastEventId?: string;
@@ -101,6 +104,7 @@ export class EventStream {
     if (this.options.types?.length) url.searchParams.set('types', this.options.types.join(','));
     const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept: 'text/event-stream' };
     if (this.options.traceId) headers['x-trace-id'] = this.options.traceId;
+    if (this.options.controlToken) headers[CONTROL_TOKEN_HEADER.toLowerCase()] = this.options.controlToken;
     if (this.lastEventId) headers['last-event-id'] = this.lastEventId;
     let res;
     try {

@@ -34,6 +34,10 @@ export interface StartOptions {
   payoutDelay?: string;
   payoutOutcome?: 'completed' | 'failed';
   momoDelay?: string;
+  /** Host names to accept besides loopback ones (as --allow-host), e.g. ['app.test']. */
+  allowedHosts?: string[];
+  /** Base of the URLs the emulator hands out (as --public-url); baseUrl and checkoutUrl follow it. */
+  publicUrl?: string;
 }
 
 export interface WaitOptions {
@@ -110,6 +114,8 @@ export async function startEmulator(options: StartOptions = {}): Promise<TestEmu
     rateLimit: options.rateLimit === undefined ? undefined : parseRateLimit(options.rateLimit),
     logRequests: options.verbose ?? false,
     logger: quietLogger(options.verbose ?? false),
+    allowedHosts: options.allowedHosts,
+    publicUrl: options.publicUrl,
     config: {
       ...(options.payoutDelay !== undefined && { payoutResolveMs: parseDuration(options.payoutDelay) }),
       ...(options.payoutOutcome !== undefined && { payoutOutcome: options.payoutOutcome }),
@@ -121,7 +127,8 @@ export async function startEmulator(options: StartOptions = {}): Promise<TestEmu
 
 function handle(running: RunningEmulator): TestEmulator {
   const { services } = running;
-  const control = new ControlApi({ baseUrl: running.baseUrl });
+  // The test's own process is on the emulator's machine: loopback, whatever publicUrl says.
+  const control = new ControlApi({ baseUrl: running.localUrl, controlToken: running.controlToken ?? undefined });
   let closed: Promise<void> | undefined;
   const keys = () => running.readyInfo().keys;
   return {

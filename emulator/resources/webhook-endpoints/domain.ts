@@ -8,6 +8,7 @@ import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import type { CreateWebhookEndpoint, WebhookEndpoint } from '../../../contract/resources/webhook-endpoints.js';
 import { findOwn } from '../merchants/own.js';
+import { hostIsAllowed } from '../../../contract/network.js';
 
 export const WEBHOOK_ENDPOINTS = collection<EndpointRecord>()('webhook_endpoints', { live_by_scope: (e) => (e.deleted_at ? undefined : scopeKey(e.merchant_id, e.environment)) });
 
@@ -35,10 +36,12 @@ export const toPublicEndpoint = (e: EndpointRecord): WebhookEndpoint => ({
 });
 
 /**
- * Receivers must be https. Plain http is allowed to loopback hosts only (localhost,
- * 127.0.0.1, [::1]) for both environments: on the emulator every receiver is local.
+ * Receivers must be https. Plain http is allowed to loopback hosts (localhost, 127.0.0.1,
+ * [::1]) in both environments, and in the test environment also to the names the emulator was
+ * told to accept (--allow-host: an app's container, `http://app:3000/webhooks`). Live endpoints
+ * never get plain http to a network name.
  */
-function checkUrl(raw: string): void {
+function checkUrl(ctx: MerchantContext, raw: string): void {
   let url: URL;
   try {
     url = new URL(raw);
@@ -46,14 +49,17 @@ function checkUrl(raw: string): void {
     throw invalid('url', 'must be an absolute URL');
   }
   if (url.username || url.password) throw invalid('url', 'must not carry credentials');
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
   if (url.protocol === 'https:') return;
+  const host = url.hostname.toLowerCase();
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(host);
   if (url.protocol === 'http:' && loopback) return;
-  throw invalid('url', 'must be https:// (plain http:// only to localhost, 127.0.0.1 or [::1])');
+  if (url.protocol === 'http:' && ctx.environment === 'test' && hostIsAllowed(host, ctx.config.allowedHosts)) return;
+  const allowed = ctx.config.allowedHosts.length > 0 ? `, or in the test environment to an --allow-host name (${ctx.config.allowedHosts.join(', ')})` : '';
+  throw invalid('url', `must be https:// (plain http:// only to localhost, 127.0.0.1 or [::1]${allowed})`);
 }
 
 export function createEndpoint(ctx: MerchantContext, input: z.infer<typeof CreateWebhookEndpoint>, tx: Transaction) {
-  checkUrl(input.url);
+  checkUrl(ctx, input.url);
   const record = tx.put(WEBHOOK_ENDPOINTS, {
     id: newId('we'),
     merchant_id: ctx.merchant.id,

@@ -11,7 +11,12 @@ import type { Env } from '../io.js';
 // emulator is ignored when its pid is gone.
 
 export interface DiscoveredEmulator {
+  /** The base URL it hands out (--public-url, or its listening address). */
   base_url: string;
+  /** How a command on this machine reaches it (loopback when it listens on every interface). */
+  local_url?: string;
+  /** The token other hosts need for its control surfaces (present when one is in force). */
+  control_token?: string | null;
   checkout_url?: string;
   data_dir?: string;
   pid?: number;
@@ -45,6 +50,9 @@ function readDiscovery(file: string): DiscoveredEmulator | undefined {
   if (typeof info.pid === 'number' && !pidAlive(info.pid)) return undefined;
   return info;
 }
+
+/** Where a command on this machine sends its requests: the loopback URL when there is one. */
+export const emulatorUrl = (info: DiscoveredEmulator): string => (typeof info.local_url === 'string' ? info.local_url : info.base_url);
 
 /** The key the CLI uses with a discovered emulator: its first live-able test key with every scope. */
 export function defaultTestKey(info: DiscoveredEmulator): string | undefined {

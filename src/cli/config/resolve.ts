@@ -1,7 +1,8 @@
 import { UsageError } from '../errors.js';
+import { parseControlToken } from '../../../contract/network.js';
 import type { Env } from '../io.js';
 import { profileName, readConfig, type ConfigFile } from './file.js';
-import { defaultTestKey, discoverEmulator, discoveryPlaces, type DiscoveredEmulator } from './discover.js';
+import { defaultTestKey, discoverEmulator, discoveryPlaces, emulatorUrl, type DiscoveredEmulator } from './discover.js';
 
 // Where a command sends its requests, and with which key. Each value is taken from the first
 // source that has it: flag > environment (SVC_API_KEY, SVC_BASE_URL) > profile > an emulator
@@ -15,6 +16,8 @@ export interface TargetFlags {
   apiKey?: string;
   baseUrl?: string;
   profile?: string;
+  /** --control-token: what an emulator on another host asks of its control surfaces' callers. */
+  controlToken?: string;
 }
 
 export interface ResolveOptions {
@@ -34,6 +37,8 @@ export interface Target {
   profile: string;
   config: ConfigFile;
   emulator?: DiscoveredEmulator;
+  /** The control token to offer the emulator's control surfaces, if any (flag > env > discovery). */
+  controlToken?: string;
 }
 
 export const environmentOf = (key: string): 'test' | 'live' | undefined =>
@@ -53,17 +58,19 @@ export function resolveBaseUrl(flags: TargetFlags, { newProfile = false, env, cw
   else if (env.SVC_BASE_URL) [baseUrl, source] = [env.SVC_BASE_URL, 'env'];
   else if (fromProfile?.base_url) [baseUrl, source] = [fromProfile.base_url, 'profile'];
   const emulator = source === undefined ? discoverEmulator(cwd, env) : undefined;
-  if (emulator) [baseUrl, source] = [emulator.base_url, 'emulator'];
+  if (emulator) [baseUrl, source] = [emulatorUrl(emulator), 'emulator'];
   if (!baseUrl || !source) {
     throw new UsageError(`no base URL: pass --base-url, set SVC_BASE_URL, save one with \`svc config set base_url …\`, or start the emulator (svc emulator start). No running emulator was found at ${discoveryPlaces(cwd, env)}.`);
   }
   checkUrl(baseUrl, source);
-  return { baseUrl: baseUrl.replace(/\/+$/, ''), source, profile, config, emulator };
+  // The discovered token goes only to the emulator it was discovered with.
+  const controlToken = flags.controlToken ?? envControlToken(env) ?? (source === 'emulator' ? emulator?.control_token ?? undefined : undefined);
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), source, profile, config, emulator, controlToken };
 }
 
 export function resolveTarget(flags: TargetFlags, options: ResolveOptions): Target {
   const { env } = options;
-  const { baseUrl, source: baseUrlSource, profile, config, emulator } = resolveBaseUrl(flags, options);
+  const { baseUrl, source: baseUrlSource, profile, config, emulator, controlToken } = resolveBaseUrl(flags, options);
   const fromProfile = config.profiles[profile];
   let apiKey: string | undefined;
   let apiKeySource: Source | undefined;
@@ -77,7 +84,16 @@ export function resolveTarget(flags: TargetFlags, options: ResolveOptions): Targ
   }
   const environment = environmentOf(apiKey);
   if (!environment) throw new UsageError(`the API key from ${describeSource(apiKeySource)} does not start with svc_test_ or svc_live_.`);
-  return { baseUrl, baseUrlSource, apiKey, apiKeySource, environment, profile, config, emulator };
+  return { baseUrl, baseUrlSource, apiKey, apiKeySource, environment, profile, config, emulator, controlToken };
+}
+
+function envControlToken(env: Env): string | undefined {
+  if (!env.SVC_CONTROL_TOKEN) return undefined;
+  try {
+    return parseControlToken(env.SVC_CONTROL_TOKEN);
+  } catch (err) {
+    throw new UsageError(`SVC_CONTROL_TOKEN ${(err as Error).message}.`);
+  }
 }
 
 export function describeSource(source: Source): string {

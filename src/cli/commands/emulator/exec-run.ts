@@ -39,8 +39,11 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO): Prom
   const liveKey = info.keys.find((k) => k.environment === 'live' && allScopes(k));
   const env: NodeJS.ProcessEnv = {
     ...io.env,
-    SVC_BASE_URL: info.base_url,
+    // The command runs on this machine: it reaches the emulator through loopback whatever
+    // --host or --public-url say (SVC_CHECKOUT_URL stays the URL handed to payers).
+    SVC_BASE_URL: emulator.localUrl,
     SVC_CHECKOUT_URL: info.checkout_url,
+    ...(emulator.controlToken && { SVC_CONTROL_TOKEN: emulator.controlToken }),
     SVC_DATA_DIR: dataDir,
     ...(testKey && { SVC_API_KEY: testKey.key }),
     ...(liveKey && { SVC_LIVE_API_KEY: liveKey.key }),

@@ -1,5 +1,5 @@
 import chalk from 'chalk';
-import { consoleLogger, startEmulator, tuneHeapForLongRun, yieldCpuToEventLoop, type EmulatorOptions } from '../../../../emulator/index.js';
+import { consoleLogger, startEmulator, tuneHeapForLongRun, yieldCpuToEventLoop, type EmulatorOptions, type ReadyInfo } from '../../../../emulator/index.js';
 import type { CliIO } from '../../io.js';
 import { importWorld } from './world-file.js';
 import { readFaultFile } from './faults.js';
@@ -17,6 +17,9 @@ export function emulatorOptions(opts: StartOptions): EmulatorOptions {
     logRequests: !opts.quiet,
     logger: consoleLogger,
     fsync: opts.fsync,
+    allowedHosts: opts.allowHost,
+    publicUrl: opts.publicUrl,
+    controlToken: opts.controlToken,
     // Checked before anything starts: a bad file is exit 2 and no emulator, no lock.
     faults: opts.faults === undefined ? undefined : readFaultFile(opts.faults),
     config: {
@@ -74,10 +77,35 @@ export async function run(opts: StartOptions, io: CliIO): Promise<void> {
       `  Data dir  ${info.data_dir}`,
     ];
     if (testKey) lines.push(`  Test key  ${chalk.yellow(testKey.key)} ${chalk.dim(`(${testKey.name}, ${testKey.merchant_id}, all scopes)`)}`);
+    lines.push(...networkLines(opts, info, emulator.controlToken !== null || opts.publicUrl !== undefined || (opts.allowHost?.length ?? 0) > 0));
     lines.push(chalk.dim('  All keys: svc emulator keys · Stop: Ctrl-C'));
     io.stdout.write(`${lines.join('\n')}\n`);
   }
 
+}
+
+/**
+ * What a reachable emulator tells the person who started it: the names it answers to, the
+ * control token it made up (shown once, here), the dashboard's login link, and the warnings.
+ */
+function networkLines(opts: StartOptions, info: ReadyInfo, exposed: boolean): string[] {
+  if (!exposed) return [];
+  const lines: string[] = [];
+  const names = opts.allowHost ?? [];
+  if (names.includes('*')) {
+    lines.push(chalk.red('  warning: --allow-host * accepts any Host name: DNS-rebinding protection is off for the pages and the OpenAPI document.'));
+  } else if (names.length > 0) {
+    lines.push(`  Names     ${names.join(', ')}`);
+  } else if (opts.publicUrl === undefined) {
+    lines.push(chalk.dim('  Only IP addresses reach it by Host; to use a name (a compose service), add --allow-host NAME (or SVC_ALLOWED_HOSTS).'));
+  }
+  if (info.control_token) {
+    lines.push(`  Control   ${chalk.yellow(info.control_token)} ${chalk.dim('(made up: other hosts send it as Svc-Control-Token; also in the data dir\'s emulator.json)')}`);
+    lines.push(`  Dashboard ${chalk.cyan(`${info.dashboard_url}?token=${info.control_token}`)}`);
+  } else {
+    lines.push(`  Dashboard ${chalk.cyan(info.dashboard_url)} ${chalk.dim('(other hosts: add ?token=<control token> once)')}`);
+  }
+  return lines;
 }
 
 /** 100/1s, 6000/1m, 50/250ms: the way --rate-limit takes it. */

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { parseDuration, parseRateLimit } from '../../../../contract/formats.js';
+import { parseAllowedHost, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
 import { ioOf } from '../../io.js';
 import { choiceFlag, intFlag, wrapParser } from '../../parse.js';
 
@@ -21,7 +22,16 @@ export interface StartOptions {
   momoDelay: number;
   webhookTimeout: number;
   retainDays: number;
+  allowHost?: string[];
+  publicUrl?: string;
+  controlToken?: string;
 }
+
+/** --allow-host, repeatable; a comma-separated value (as SVC_ALLOWED_HOSTS holds) gives several. */
+const allowHostFlag = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  ...value.split(',').map((name) => wrapParser(parseAllowedHost)(name)),
+];
 
 /** The options `start` and `exec` share: one emulator, configured the same way. */
 function emulatorOptions(cmd: Command, defaults: { port: number; dataDir?: string }): Command {
@@ -42,7 +52,11 @@ function emulatorOptions(cmd: Command, defaults: { port: number; dataDir?: strin
     .addOption(new Option('--payout-delay <duration>', 'how long the payout provider takes to answer').argParser(wrapParser(parseDuration)).default(2_000, '2s'))
     .option('--payout-outcome <outcome>', 'what the payout provider answers', choiceFlag(['completed', 'failed'] as const), 'completed')
     .addOption(new Option('--momo-delay <duration>', 'how long a live mobile-money payment stays pending').argParser(wrapParser(parseDuration)).default(5_000, '5s'))
-    .addOption(new Option('--webhook-timeout <duration>', 'how long a receiver may take to answer').argParser(wrapParser(parseDuration)).default(10_000, '10s'));
+    .addOption(new Option('--webhook-timeout <duration>', 'how long a receiver may take to answer').argParser(wrapParser(parseDuration)).default(10_000, '10s'))
+    // Reaching the emulator from other hosts (containers, a shared dev box): docs/containers.md.
+    .addOption(new Option('--allow-host <name>', 'also answer to this Host name (repeatable; .example.test allows subdomains; * allows any name)').env('SVC_ALLOWED_HOSTS').argParser(allowHostFlag))
+    .addOption(new Option('--public-url <url>', 'base of every URL the emulator hands out, e.g. http://svc:4242').env('SVC_PUBLIC_URL').argParser(wrapParser(parsePublicUrl)))
+    .addOption(new Option('--control-token <token>', 'token other hosts must send to the control API, dashboard and streams (made up when --host is not loopback)').env('SVC_CONTROL_TOKEN').argParser(wrapParser(parseControlToken)));
 }
 
 export function register(emulator: Command): void {

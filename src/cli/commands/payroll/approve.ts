@@ -18,7 +18,7 @@ export async function run([id]: string[], flags: MoneyFlags & { pin?: string }, 
   // Without --pin and without a terminal to ask on, stop before anything is sent.
   if (flags.pin === undefined) requirePrompt(io, flags, '--pin', `the owner's PIN to approve payroll run ${id}`);
   const ctx = apiContext(flags, io);
-  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId, sleep: io.sleep });
+  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, controlToken: ctx.target.controlToken, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId, sleep: io.sleep });
   await control.identify();
   const { data: before } = await ctx.api.getPayrollRun(id);
   const total = `${money(before.run.total_amount_cents, before.run.currency)} in ${before.run.line_count} line${before.run.line_count === 1 ? '' : 's'}`;

@@ -60,7 +60,7 @@ interface TriggeredEvent {
 
 /** The event is emitted by the emulator for the merchant of the key in use (POST /_emulator/events/trigger). */
 async function triggerDashboardEvent(ctx: ReturnType<typeof apiContext>, event: (typeof DASHBOARD_TRIGGERS)[number], flags: Flags): Promise<void> {
-  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId, sleep: ctx.io.sleep });
+  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, controlToken: ctx.target.controlToken, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId, sleep: ctx.io.sleep });
   const { data: keys } = await control.keys();
   const key = keys.keys.find((k) => k.key === ctx.target.apiKey);
   if (!key) throw new UsageError(`${event} can be triggered on the emulator only: the API key in use is not one of its keys.`);
@@ -73,7 +73,7 @@ async function triggerDashboardEvent(ctx: ReturnType<typeof apiContext>, event: 
 async function triggerPayroll(ctx: ReturnType<typeof apiContext>, event: (typeof PAYROLL_TRIGGERS)[number], flags: Flags): Promise<void> {
   const io = ctx.io;
   if (flags.pin === undefined) requirePrompt(io, flags, '--pin', "the owner's PIN to approve the payroll run");
-  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId, sleep: io.sleep });
+  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, controlToken: ctx.target.controlToken, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId, sleep: io.sleep });
   // Nothing is created before the host is known to be an emulator and the PIN is in hand.
   await control.identify();
   const askPin = () => askSecret(io, flags, '--pin', `What is the owner's PIN to approve the ${event.replace('payroll_run.', '')} payroll run?`);

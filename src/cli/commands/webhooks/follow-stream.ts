@@ -1,6 +1,6 @@
 import type { ApiContext } from '../../context.js';
 import { EventStream, type StreamHandlers } from '../../../client/stream.js';
-import { discoverEmulator } from '../../config/discover.js';
+import { discoverEmulator, emulatorUrl } from '../../config/discover.js';
 
 // What listen and tail share: follow the emulator's live stream until Ctrl-C or SIGTERM (the
 // process's signals: these commands run until stopped, so they stay process-level), telling
@@ -21,11 +21,18 @@ export async function followStream(ctx: ApiContext, types: string[] | undefined,
   const stream = new EventStream({
     baseUrl: ctx.target.baseUrl,
     apiKey: ctx.target.apiKey,
+    controlToken: ctx.target.controlToken,
     types,
     traceId: ctx.api.http.traceId,
     failFast: true,
     reconnectMs: Number.isFinite(fixedWait) && fixedWait > 0 ? { base: fixedWait, max: fixedWait } : undefined,
-    rediscover: ctx.target.baseUrlSource === 'emulator' ? () => discoverEmulator(io.cwd, io.env)?.base_url : undefined,
+    rediscover:
+      ctx.target.baseUrlSource === 'emulator'
+        ? () => {
+            const found = discoverEmulator(io.cwd, io.env);
+            return found && emulatorUrl(found);
+          }
+        : undefined,
   });
   const stop = new AbortController();
   const onSignal = () => stop.abort();
