@@ -55,6 +55,8 @@ export function checkoutUrl(target: Target, env: Env): string | undefined {
 
 export interface ControlContext {
   baseUrl: string;
+  /** --control-token, SVC_CONTROL_TOKEN or the discovered emulator's (status --wait probes without ControlApi). */
+  controlToken?: string;
   control: ControlApi;
   out: Output;
   traced<T>(result: ApiResult<T>): ApiResult<T>;
@@ -64,7 +66,7 @@ export function controlContext(flags: CommonFlags, io: CliIO): ControlContext {
   const { baseUrl, controlToken } = resolveBaseUrl(flags, { env: io.env, cwd: io.cwd });
   const control = new ControlApi({ baseUrl, controlToken, ...clientOptions(flags, io) });
   const out = new Output(io, Boolean(flags.json), 'emulator');
-  return { baseUrl, control, out, traced: (r) => traceLine(out, r, flags.verbose) };
+  return { baseUrl, controlToken, control, out, traced: (r) => traceLine(out, r, flags.verbose) };
 }
 
 /** The trace id of a call that worked is noise unless asked for (--verbose); an error always shows its own. */

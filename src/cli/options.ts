@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ioOf, type CliIO } from './io.js';
 import { intFlag, wrapParser } from './parse.js';
 import { parseControlToken } from '../../contract/network.js';
@@ -29,14 +29,17 @@ export interface MoneyFlags extends WriteFlags {
   yes?: boolean;
 }
 
-/** --api-key, --base-url, --profile, --json, --timeout, --trace-id, --verbose, --no-input. */
-export function apiOptions(cmd: Command): Command {
+/**
+ * --api-key, --base-url, --profile, --json, --timeout, --trace-id, --verbose, --no-input.
+ * `timeout` replaces the per-attempt --timeout <ms> (svc emulator status takes a duration).
+ */
+export function apiOptions(cmd: Command, timeout?: Option): Command {
   return cmd
     .option('--api-key <key>', 'API key (default: $SVC_API_KEY, the profile, or the emulator in ./.svc)')
     .option('--base-url <url>', 'service address (default: $SVC_BASE_URL, the profile, or the emulator in ./.svc)')
     .option('--profile <name>', 'config profile to use (default: $SVC_PROFILE or the current profile)')
     .option('--json', "print the API's data as one JSON document, nothing else on stdout")
-    .option('--timeout <ms>', 'per-attempt request timeout', intFlag(1, 600_000), 30_000)
+    .addOption(timeout ?? new Option('--timeout <ms>', 'per-attempt request timeout').argParser(intFlag(1, 600_000)).default(30_000))
     .option('--trace-id <id>', 'X-Trace-ID to send (default: generated)')
     .option('--verbose', 'also print the trace id of each call on stderr (errors always do)')
     .option('--control-token <token>', 'control token of an emulator on another host (default: $SVC_CONTROL_TOKEN or the emulator in ./.svc)', wrapParser(parseControlToken))

@@ -111,6 +111,20 @@ export interface ControlOptions extends Omit<ClientOptions, 'apiKey' | 'headers'
   controlToken?: string;
 }
 
+/**
+ * The emulator's door said no (`err.guard` set): its own reason, and what to change (never
+ * "not an emulator"). Shared with `svc emulator status --wait`, which probes without this class.
+ */
+export function guardRefusal(baseUrl: string, err: SvcError, tokenSent: boolean): SvcError {
+  const fix =
+    err.guard === 'token'
+      ? tokenSent
+        ? ' The control token sent (--control-token, SVC_CONTROL_TOKEN or .svc/emulator.json) is not this emulator\'s: use the one its ready line printed (control_token) or the one it was started with.'
+        : ' Pass --control-token <token> or set SVC_CONTROL_TOKEN: the emulator printed it in its ready line (control_token) and keeps it in <data dir>/emulator.json.'
+      : ''; // a Host refusal names its own fix (--allow-host)
+  return new SvcError(err.code, err.status, `the emulator at ${baseUrl} refused the request: ${err.message}${fix}`, err.trace_id, err.guard);
+}
+
 export class ControlApi {
   /** Without the token until the emulator's door asks for it (identify()), then with it. */
   http: HttpClient;
@@ -132,7 +146,7 @@ export class ControlApi {
         if (r.data?.service !== EMULATOR_IDENTITY) throw this.notEmulator('its /_emulator/health does not name an svc emulator');
       },
       (err: unknown) => {
-        if (err instanceof SvcError && err.guard) throw this.refusedByGuard(err);
+        if (err instanceof SvcError && err.guard) throw guardRefusal(this.baseUrl, err, this.options.controlToken !== undefined);
         if (err instanceof SvcError && err.status !== 0) throw this.notEmulator(`GET /_emulator/health answered HTTP ${err.status}`);
         throw err;
       },
@@ -152,17 +166,6 @@ export class ControlApi {
       this.http = new HttpClient({ ...this.options, baseUrl: `${this.baseUrl}/_emulator`, headers: { [CONTROL_TOKEN_HEADER]: this.options.controlToken } });
       return this.http.call<{ service?: string }>({ method: 'GET', path: '/health' });
     }
-  }
-
-  /** The emulator's door said no: its own reason, and what to change (never "not an emulator"). */
-  private refusedByGuard(err: SvcError): SvcError {
-    const fix =
-      err.guard === 'token'
-        ? this.options.controlToken
-          ? ' The control token sent (--control-token, SVC_CONTROL_TOKEN or .svc/emulator.json) is not this emulator\'s: use the one its ready line printed (control_token) or the one it was started with.'
-          : ' Pass --control-token <token> or set SVC_CONTROL_TOKEN: the emulator printed it in its ready line (control_token) and keeps it in <data dir>/emulator.json.'
-        : ''; // a Host refusal names its own fix (--allow-host)
-    return new SvcError(err.code, err.status, `the emulator at ${this.baseUrl} refused the request: ${err.message}${fix}`, err.trace_id, err.guard);
   }
 
   private notEmulator(why: string): SvcError {

@@ -9,10 +9,32 @@ import type { CliIO } from '../../io.js';
 
 // Read-mostly control actions: health, keys, clock, OTP inbox, events, users, metrics.
 
-export async function status(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+/** Health; with --wait, tried until the emulator answers or --timeout passes (status-wait.ts). */
+export async function status(_a: string[], flags: CommonFlags & { wait?: boolean }, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
-  const { data } = ctx.traced(await ctx.control.health());
-  ctx.out.result(data, `Emulator at ${ctx.baseUrl}`, () => ctx.out.kv([['status', data.ok ? 'ok' : 'not ok']]));
+  if (!flags.wait) {
+    const { data } = ctx.traced(await ctx.control.health());
+    ctx.out.result(data, `Emulator at ${ctx.baseUrl}`, () => ctx.out.kv([['status', data.ok ? 'ok' : 'not ok']]));
+    return;
+  }
+  const { waitForEmulator, formatMs } = await import('./status-wait.js');
+  const ready = await waitForEmulator({
+    baseUrl: ctx.baseUrl,
+    timeoutMs: flags.timeout,
+    headers: { 'x-trace-id': ctx.control.http.traceId },
+    controlToken: ctx.controlToken,
+    sleep: io.sleep ?? ((ms) => new Promise((ok) => setTimeout(ok, ms))),
+    onFirstMiss: (reason) => {
+      if (!ctx.out.json) ctx.out.status(`waiting up to ${formatMs(flags.timeout)} for the emulator at ${ctx.baseUrl} (${reason})…`);
+    },
+  });
+  ctx.traced({ data: ready.data, status: 200, traceId: ready.traceId, replayed: false, attempts: ready.attempts });
+  ctx.out.result(ready.data, `Emulator at ${ctx.baseUrl}`, () =>
+    ctx.out.kv([
+      ['status', ready.data.ok ? 'ok' : 'not ok'],
+      ['answered after', ready.attempts === 1 ? 'the first try' : `${formatMs(ready.waitedMs)} (${ready.attempts} tries)`],
+    ]),
+  );
 }
 
 /** The dashboard's address, once the emulator answers there (so a wrong host fails here, not in a browser). */

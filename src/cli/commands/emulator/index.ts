@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { register as registerStart, registerExec } from './start.js';
 import { apiOptions, examples, lazy } from '../../options.js';
 import { choiceFlag, intFlag, wrapParser } from '../../parse.js';
+import { statusOptions } from './status-options.js';
 
 /** 0 to 1, e.g. 0.2. */
 function probability(value: string): number {
@@ -17,7 +18,10 @@ export function register(emulator: Command): void {
   registerExec(emulator);
   const c = (parent: Command, name: string, description: string) => apiOptions(parent.command(name).description(description));
 
-  examples(c(emulator, 'status', 'Is the emulator answering? (control API health)').action(lazy(() => import('./control.js'), 'status')), ['svc emulator status']);
+  examples(statusOptions(emulator.command('status').description('Is the emulator answering? (control API health)')).action(lazy(() => import('./control.js'), 'status')), [
+    'svc emulator status',
+    'svc emulator status --wait --timeout 60s    # exit 0 once it answers (compose health checks, CI)',
+  ]);
   examples(c(emulator, 'dashboard', "The local dashboard's URL (open it in a browser)").action(lazy(() => import('./control.js'), 'dashboard')), [
     'svc emulator dashboard',
     'xdg-open "$(svc emulator dashboard --json | jq -r .url)"',
