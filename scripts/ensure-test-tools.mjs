@@ -1,18 +1,22 @@
-// The test suite needs two programs from Debian that npm cannot provide:
+// The test suite needs programs from Debian that npm cannot provide:
 //   chromium  the browser tests drive /usr/bin/chromium (no Playwright browser download here)
 //   tmux      the CLI's interactive tests type into svc through a tmux pseudo-terminal
+//   python3   the Python example suite (examples/python) runs under svc emulator exec
+//   javac     the Java example suite (examples/java) is compiled and run with JDK 17 or newer
 // `npm test` runs this first. Only what is missing is installed, with apt-get as root or through
 // passwordless sudo (otherwise it stops and prints the command), and as little as possible:
 // --no-install-recommends (recommends pulled in over a hundred packages, systemd among them)
 // and --no-upgrade. It says what it installs and why, and first simulates the install: if the
 // packages need a newer version of something already installed, it names it before going on.
-// Idempotent: with both present it only checks and exits.
+// Idempotent: with all of them present it only checks and exits.
 import { accessSync, constants } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
 const TOOLS = [
   { pkg: 'chromium', why: 'the browser tests (hosted pages, dashboard) drive /usr/bin/chromium', present: () => executable('/usr/bin/chromium') },
   { pkg: 'tmux', why: 'the interactive CLI tests type into svc through a tmux pseudo-terminal', present: () => spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0 },
+  { pkg: 'python3', why: 'the Python example suite (examples/python) runs in the tests', present: () => spawnSync('python3', ['--version'], { stdio: 'ignore' }).status === 0 },
+  { pkg: 'openjdk-17-jdk-headless', why: 'the Java example suite (examples/java) is compiled with javac 17 in the tests', present: () => javacMajor() >= 17 },
 ];
 const APT_FLAGS = ['-y', '--no-install-recommends', '--no-upgrade'];
 
@@ -23,6 +27,13 @@ function executable(path) {
   } catch {
     return false;
   }
+}
+
+/** The major version `javac -version` prints ("javac 17.0.15"), 0 without a javac. */
+function javacMajor() {
+  const r = spawnSync('javac', ['-version'], { encoding: 'utf8' });
+  const m = /javac (\d+)/.exec(`${r.stdout ?? ''}${r.stderr ?? ''}`);
+  return r.status === 0 && m ? Number(m[1]) : 0;
 }
 
 function run(argv) {

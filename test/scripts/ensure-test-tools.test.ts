@@ -7,16 +7,25 @@ import { packageFile } from '../../emulator/server.js';
 import { tempDir } from '../helpers/emulator.js';
 
 // scripts/ensure-test-tools.mjs (run by `npm test`) against a stand-in apt-get on PATH, which
-// records its calls and "installs" tmux by creating it: only the missing program is installed,
-// without recommends or upgrades, and the script says what and why. (chromium is found at
-// /usr/bin/chromium on the test machine, so it is the present one.)
+// records its calls and "installs" tmux, python3 or a JDK by creating a stand-in program: only
+// the missing programs are installed, without recommends or upgrades, and the script says what
+// and why. (chromium is found at /usr/bin/chromium on the test machine, so it is the present one.)
 
 const script = packageFile('scripts/ensure-test-tools.mjs');
 
-function fakeApt(upgrade: boolean) {
+/** A stand-in program in `bin` that prints `version` (as `tmux -V`, `python3 --version`, `javac -version` do). */
+function program(bin: string, name: string, version: string) {
+  writeFileSync(join(bin, name), `#!/bin/sh\necho ${version}\n`);
+  chmodSync(join(bin, name), 0o755);
+}
+
+/** `present`: the stand-ins already on PATH (by default python3 and a JDK 17, so tmux alone is missing). */
+function fakeApt(upgrade: boolean, present: Record<string, string> = { python3: 'Python 3.11.2', javac: 'javac 17.0.15' }) {
   const bin = tempDir('svc-apt-');
   const log = join(bin, 'calls.log');
+  for (const [name, version] of Object.entries(present)) program(bin, name, version);
   const dryRun = upgrade ? 'Inst libevent-core-2.1-7 [2.1.12-stable-7] (2.1.12-stable-8 Debian:12)\\nInst tmux (3.3a-3 Debian:12)' : 'Inst tmux (3.3a-3 Debian:12)';
+  const stub = (name: string, version: string) => `printf '#!/bin/sh\\necho ${version}\\n' > "${bin}/${name}"; /bin/chmod +x "${bin}/${name}"`;
   writeFileSync(
     join(bin, 'apt-get'),
     `#!/bin/sh
@@ -24,7 +33,14 @@ echo "$@" >> "${log}"
 case "$*" in
   --version) exit 0 ;;
   *" -s "*) printf '${dryRun}\\n' ;;
-  install*) printf '#!/bin/sh\\necho tmux 3.3a\\n' > "${bin}/tmux"; /bin/chmod +x "${bin}/tmux" ;;
+  install*)
+    for p in "$@"; do
+      case "$p" in
+        tmux) ${stub('tmux', 'tmux 3.3a')} ;;
+        python3) ${stub('python3', 'Python 3.11.2')} ;;
+        openjdk-17-jdk-headless) ${stub('javac', 'javac 17.0.15')} ;;
+      esac
+    done ;;
 esac
 exit 0
 `,
@@ -56,4 +72,19 @@ test('a package that needs a newer version of an installed one is named before t
   const r = runScript(bin);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /Note: tmux need\(s\) newer versions of packages already installed: libevent-core-2\.1-7\./);
+});
+
+test('python3 and a JDK 17 are installed when missing, or when javac is older than 17', { skip: !existsSync('/usr/bin/chromium') || process.getuid?.() !== 0 ? 'needs root and /usr/bin/chromium' : false }, () => {
+  const { bin, log } = fakeApt(false, { tmux: 'tmux 3.3a', javac: 'javac 11.0.20' });
+  const r = runScript(bin);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /Installing python3: the Python example suite \(examples\/python\) runs in the tests\./);
+  assert.match(r.stderr, /Installing openjdk-17-jdk-headless: the Java example suite \(examples\/java\) is compiled with javac 17 in the tests\./);
+  assert.doesNotMatch(r.stderr, /Installing (tmux|chromium)/);
+  const calls = readFileSync(log, 'utf8').trim().split('\n');
+  assert.deepEqual(calls.filter((c) => c !== '--version'), [
+    'update',
+    'install -s -y --no-install-recommends --no-upgrade python3 openjdk-17-jdk-headless',
+    'install -y --no-install-recommends --no-upgrade python3 openjdk-17-jdk-headless',
+  ]);
 });
