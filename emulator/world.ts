@@ -1,5 +1,5 @@
 import { type FixtureFile } from '../contract/fixtures.js';
-import { z } from 'zod';
+import { SNAPSHOT_FORMAT, snapshotProblem, WorldSnapshot } from '../contract/control/world.js';
 import type { Services } from './services.js';
 import type { StoredRecord } from './store/store.js';
 import { resources } from './registry.js';
@@ -16,17 +16,9 @@ import { ApiError } from './errors.js';
 // through the same start/stop hooks a restart uses. The clock keeps its time: moving it back
 // would break the rule that timestamps only increase.
 
-export const SNAPSHOT_FORMAT = 1;
-
-const RecordShape = z.looseObject({ id: z.string().min(1) });
-
-/** A snapshot, as `snapshot()` returns it, `GET /_emulator/snapshot` serves and files keep it. */
-export const WorldSnapshot = z.strictObject({
-  svc_snapshot: z.literal(SNAPSHOT_FORMAT),
-  taken_at: z.string(),
-  collections: z.record(z.string().regex(/^[a-z_]+$/, 'collection names are lowercase words'), z.array(RecordShape)),
-});
-export type WorldSnapshot = z.infer<typeof WorldSnapshot>;
+// The snapshot's format and wording are the contract's (contract/control/world.ts): the control
+// API validates POST /_emulator/snapshot/restore with the same schema.
+export { WorldSnapshot };
 
 export function takeSnapshot(services: Services): WorldSnapshot {
   // A deep copy: the snapshot must not change when the world goes on (records are replaced,
@@ -38,11 +30,7 @@ export function takeSnapshot(services: Services): WorldSnapshot {
 /** Checks a snapshot from outside (a file, a request body); a bad one is a 422 naming the field. */
 export function parseSnapshot(value: unknown): WorldSnapshot {
   const parsed = WorldSnapshot.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue.path.length > 0 ? issue.path.join('.') : 'the snapshot';
-    throw new ApiError('VALIDATION_ERROR', `Not an svc snapshot: ${where}: ${issue.message}.`);
-  }
+  if (!parsed.success) throw new ApiError('VALIDATION_ERROR', snapshotProblem(parsed.error));
   return parsed.data;
 }
 

@@ -126,7 +126,7 @@ function snapshot(services: Services) {
     rss_bytes: memory.rss,
     heap_used_bytes: memory.heapUsed,
     /** V8 flags the emulator set for itself (process-heap.ts); [] in a process it does not own. */
-    heap_tuning: heapTuning(),
+    heap_tuning: [...heapTuning()],
     /** On one CPU, the nice value the process's other threads got (helper-threads.ts), or null. */
     helper_threads: helperThreads(),
     store_counts: storeCounts(services),
@@ -140,16 +140,8 @@ function storeCounts(services: Services): Record<string, number> {
 }
 
 export const metricsRoutes: ControlRoute[] = [
-  defineControl({
-    method: 'get',
-    path: '/metrics',
-    summary: 'Event-loop delay, GC pauses, CPU time since start or the last reset; memory; store sizes',
-    handler: (s) => snapshot(s),
-  }),
-  defineControl({
-    method: 'post',
-    path: '/metrics/reset',
-    summary: 'Start a new measuring window for the event-loop, GC and CPU figures',
+  defineControl('metrics', { handler: (s) => snapshot(s) }),
+  defineControl('resetMetrics', {
     handler: (s) => {
       const m = watchEventLoop(s);
       m.histogram.reset();

@@ -1,29 +1,62 @@
 import type { z } from 'zod';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/store.js';
+import { CONTROL_ROUTES, type ControlRouteFacts, type ControlRouteName } from '../../contract/control/routes.js';
+import { CONTROL_SCHEMAS, type ControlRouteSchemas } from '../../contract/control/schemas.js';
 
-// A control-API route: like a merchant route, but called by the emulator's own tools. The
-// router opens one store transaction per request, as the gateway does, and hands it to
-// `handler`, so a dashboard action commits whole or not at all and domain functions never
-// open their own. Lifecycle routes (clock moves, reset, restore, compaction, stop) use `run`
-// instead: they await, or fire timers whose callbacks are units of work of their own.
+// A control-API route: the contract's facts and schemas for one route name
+// (contract/control/routes.ts, schemas.ts) with the emulator's handler bound to it, as
+// gateway/route.ts does for merchant routes. The router opens one store transaction per
+// request, as the gateway does, and hands it to `handler`, so a dashboard action commits whole
+// or not at all and domain functions never open their own. Lifecycle routes (clock moves,
+// reset, restore, compaction, stop) use `run` instead: they await, or fire timers whose
+// callbacks are units of work of their own.
 
-interface ControlRouteBase<B, Q> {
-  method: 'get' | 'post' | 'delete';
-  path: string;
-  summary: string;
-  body?: z.ZodType<B>;
-  /** Validates the query string (422 VALIDATION_ERROR naming the parameter). */
-  query?: z.ZodType<Q>;
-  status?: 200 | 201;
+export interface ControlInput<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
 }
 
-export type ControlInput<B, Q> = { body: B; params: Record<string, string>; query: Q };
+type AnyInput = ControlInput<unknown, unknown, Record<string, string>>;
 
-export type ControlRoute<B = unknown, Q = Record<string, unknown>> = ControlRouteBase<B, Q> &
-  (
-    | { handler(services: Services, input: ControlInput<B, Q>, tx: Transaction): unknown; run?: never }
-    | { run(services: Services, input: ControlInput<B, Q>): unknown | Promise<unknown>; handler?: never }
-  );
+/** What the control router mounts: one route's facts, its schemas and its handler. */
+export interface ControlRoute extends Omit<ControlRouteFacts, 'method'>, ControlRouteSchemas {
+  name: ControlRouteName;
+  /** Express's method name. */
+  method: 'get' | 'post' | 'delete';
+  /** How a body the schema refuses is worded (default: describeZodError). */
+  bodyProblem?: (error: z.ZodError) => string;
+  handler?(services: Services, input: AnyInput, tx: Transaction): unknown;
+  run?(services: Services, input: AnyInput): unknown;
+}
 
-export const defineControl = <B, Q = Record<string, unknown>>(route: ControlRoute<B, Q>) => route as unknown as ControlRoute;
+type Schemas<N extends ControlRouteName> = (typeof CONTROL_SCHEMAS)[N];
+/** The parsed value of one part of the request, or undefined when the route declares no schema for it. */
+type Parsed<S, K extends string> = S extends { [P in K]: infer Z extends z.ZodType } ? z.output<Z> : undefined;
+/** Path parameters are strings; the route's params schema names them (its handler checks their form). */
+type Params<S> = S extends { params: infer Z extends z.ZodType } ? { [K in keyof z.output<Z>]: string } : Record<string, never>;
+type Input<N extends ControlRouteName> = ControlInput<Parsed<Schemas<N>, 'body'>, Parsed<Schemas<N>, 'query'>, Params<Schemas<N>>>;
+/** What a handler must return: the input of the route's response schema, so a wrong shape does not compile. */
+type Answer<N extends ControlRouteName> = z.input<Schemas<N>['response']>;
+
+export type ControlHandler<N extends ControlRouteName> = (services: Services, input: Input<N>, tx: Transaction) => Answer<N>;
+export type ControlRunner<N extends ControlRouteName> = (services: Services, input: Input<N>) => Answer<N> | Promise<Answer<N>>;
+
+type Implementation<N extends ControlRouteName> = ({ handler: ControlHandler<N>; run?: never } | { run: ControlRunner<N>; handler?: never }) & {
+  bodyProblem?: (error: z.ZodError) => string;
+};
+
+/** Binds the emulator's handler to the contract's control route `name`. */
+export function defineControl<N extends ControlRouteName>(name: N, impl: Implementation<N>): ControlRoute {
+  const facts: ControlRouteFacts = CONTROL_ROUTES[name];
+  const schemas: ControlRouteSchemas = CONTROL_SCHEMAS[name];
+  return {
+    ...facts,
+    ...schemas,
+    name,
+    method: facts.method.toLowerCase() as ControlRoute['method'],
+    // The router parsed body and query with these very schemas before calling.
+    ...(impl as Pick<ControlRoute, 'handler' | 'run' | 'bodyProblem'>),
+  };
+}

@@ -16,17 +16,19 @@ import { localOnly } from '../http/local-guard.js';
 // emulator and with no foreign Origin, and refuses any request that carries an Authorization
 // header (http/local-guard.ts), so neither a merchant integration nor a web page can reach it.
 
+/** Every control route, in mount order: what the router serves and GET /_emulator/openapi.yaml documents. */
+export const allControlRoutes = (): ControlRoute[] => [...controlRoutes, ...worldControlRoutes, ...faultControlRoutes, ...resourceControlRoutes()];
+
 export function controlRouter(services: Services): Router {
   const router = express.Router();
   router.use(localOnly(services, { controlToken: true }));
-  const routes: ControlRoute[] = [...controlRoutes, ...worldControlRoutes, ...faultControlRoutes, ...resourceControlRoutes()];
-  for (const route of routes) {
+  for (const route of allControlRoutes()) {
     router[route.method](route.path, async (req: Request, res: Response) => {
       try {
         let body: unknown = req.body ?? {};
         if (route.body) {
           const parsed = route.body.safeParse(body);
-          if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error));
+          if (!parsed.success) throw new ApiError('VALIDATION_ERROR', (route.bodyProblem ?? describeZodError)(parsed.error));
           body = parsed.data;
         }
         let query: unknown = req.query;
@@ -36,8 +38,8 @@ export function controlRouter(services: Services): Router {
           if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error, 'query'));
           query = parsed.data;
         }
-        const input = { body, params: req.params as Record<string, string>, query: query as Record<string, unknown> };
-        const data = route.run ? await route.run(services, input) : services.store.transaction((tx) => route.handler(services, input, tx));
+        const input = { body, params: req.params as Record<string, string>, query };
+        const data = route.run ? await route.run(services, input) : services.store.transaction((tx) => route.handler!(services, input, tx));
         sendJson(res, route.status ?? 200, successBody(data));
       } catch (err) {
         sendError(res, err);

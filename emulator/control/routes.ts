@@ -1,6 +1,6 @@
 import { parseDuration } from '../../contract/formats.js';
-import { z } from 'zod';
-import { clockRoom, MAX_CLOCK_ISO } from '../clock.js';
+import { EMULATOR_IDENTITY } from '../../contract/control/routes.js';
+import { clockRoom, MAX_CLOCK_ISO, type ClockMode } from '../clock.js';
 import { invalid } from '../errors.js';
 import { listKeys } from '../fixtures.js';
 import { defineControl, type ControlRoute } from './route.js';
@@ -8,56 +8,27 @@ import { metricsRoutes } from './metrics.js';
 import { isoMicros } from '../ids.js';
 import { pruneExpired } from '../retention.js';
 
-// Control routes, one list. Resources add theirs here (payees, cards, approvals, deliveries).
+// The emulator's own control routes: identity, keys, store maintenance, the clock, metrics.
+// Resources add theirs in the registry (payees, cards, approvals, deliveries).
 
-export const clockState = (s: { clock: { mode: string; now(): number; pending(): number } }) => ({
+export const clockState = (s: { clock: { mode: ClockMode; now(): number; pending(): number } }) => ({
   mode: s.clock.mode,
   now: isoMicros(s.clock.now()),
   pending_timers: s.clock.pending(),
 });
 
-/** What GET /_emulator/health names itself: `svc` refuses emulator-only commands against any host that does not. */
-export const EMULATOR_IDENTITY = 'svc-emulator';
-
 export const controlRoutes: ControlRoute[] = [
-  defineControl({
-    method: 'get',
-    path: '/health',
-    summary: 'Liveness, and the identity the CLI checks before an emulator-only action',
-    handler: () => ({ ok: true, service: EMULATOR_IDENTITY }),
-  }),
-  defineControl({
-    method: 'get',
-    path: '/keys',
-    summary: 'The API keys the emulator knows (seeded from fixtures)',
-    handler: (s) => ({ keys: listKeys(s) }),
-  }),
-  defineControl({
-    method: 'post',
-    path: '/store/compact',
-    summary: 'Compact the store now (snapshot + fresh journal segment); it also runs by itself',
+  defineControl('health', { handler: () => ({ ok: true, service: EMULATOR_IDENTITY }) }),
+  defineControl('keys', { handler: (s) => ({ keys: listKeys(s) }) }),
+  defineControl('compactStore', {
     run: async (s) => {
       await s.store.flush();
       return { compacted: true };
     },
   }),
-  defineControl({
-    method: 'post',
-    path: '/store/prune',
-    summary: 'Drop what retention lets go (expired idempotency records, old events, deliveries, OTP messages)',
-    run: (s) => ({ pruned: pruneExpired(s) }),
-  }),
-  defineControl({
-    method: 'get',
-    path: '/clock',
-    summary: "The emulator's clock",
-    handler: (s) => clockState(s),
-  }),
-  defineControl({
-    method: 'post',
-    path: '/clock/advance',
-    summary: 'Move the clock forward; everything that became due fires',
-    body: z.strictObject({ by: z.string().optional(), ms: z.int().min(0).optional() }),
+  defineControl('pruneStore', { run: (s) => ({ pruned: pruneExpired(s) }) }),
+  defineControl('clock', { handler: (s) => clockState(s) }),
+  defineControl('advanceClock', {
     run: (s, { body }) => {
       let ms: number;
       let field = 'ms';

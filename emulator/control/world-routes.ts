@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from '../services.js';
 import { ApiError } from '../errors.js';
 import { parseSnapshot, restoreSnapshot, takeSnapshot } from '../world.js';
+import { snapshotProblem } from '../../contract/control/world.js';
 import { SnapshotName } from '../../contract/snapshot-name.js';
 import { fixturesJsonSchema } from '../fixtures-schema.js';
 import { defineControl, type ControlRoute } from './route.js';
@@ -29,35 +29,22 @@ function snapshotFile(s: Services, name: string): string {
 }
 
 export const worldControlRoutes: ControlRoute[] = [
-  defineControl({
-    method: 'post',
-    path: '/reset',
-    summary: 'Every record back to the fixtures (same port, same keys); webhook retries and provider timers are dropped with the old records',
+  defineControl('reset', {
     run: async (s) => {
       await lifecycle(s).reset();
       return { reset: true };
     },
   }),
-  defineControl({
-    method: 'get',
-    path: '/snapshot',
-    summary: 'The whole world (every record) as one JSON document, for POST /_emulator/snapshot/restore',
-    handler: (s) => takeSnapshot(s),
-  }),
-  defineControl({
-    method: 'post',
-    path: '/snapshot/restore',
-    summary: 'Replace the whole world with a snapshot from GET /_emulator/snapshot (refused whole if malformed)',
-    body: z.unknown(),
+  defineControl('snapshot', { handler: (s) => takeSnapshot(s) }),
+  defineControl('restoreSnapshot', {
+    // Worded like every refused snapshot (the testing API's restore, --restore).
+    bodyProblem: snapshotProblem,
     run: async (s, { body }) => {
-      await restoreSnapshot(s, parseSnapshot(body));
+      await restoreSnapshot(s, body);
       return { restored: true };
     },
   }),
-  defineControl({
-    method: 'get',
-    path: '/snapshots',
-    summary: 'Snapshots kept under the data dir, newest first',
+  defineControl('listSnapshots', {
     run: (s) => {
       const dir = snapshotDir(s);
       let files: string[] = [];
@@ -73,12 +60,7 @@ export const worldControlRoutes: ControlRoute[] = [
       return { snapshots: list.sort((a, b) => b.saved_at.localeCompare(a.saved_at)) };
     },
   }),
-  defineControl({
-    method: 'post',
-    path: '/snapshots',
-    summary: 'Save the world under a name (<data dir>/snapshots/<name>.json); an existing name is replaced',
-    status: 201,
-    body: z.strictObject({ name: SnapshotName }),
+  defineControl('saveSnapshot', {
     run: (s, { body }) => {
       const file = snapshotFile(s, body.name);
       mkdirSync(snapshotDir(s), { recursive: true });
@@ -94,10 +76,7 @@ export const worldControlRoutes: ControlRoute[] = [
       return { name: body.name, bytes: Buffer.byteLength(text) };
     },
   }),
-  defineControl({
-    method: 'post',
-    path: '/snapshots/:name/restore',
-    summary: 'Replace the whole world with a saved snapshot',
+  defineControl('restoreNamedSnapshot', {
     run: async (s, { params }) => {
       const name = SnapshotName.safeParse(params.name);
       if (!name.success) throw new ApiError('VALIDATION_ERROR', `Snapshot name ${name.error.issues[0].message}.`);
@@ -117,16 +96,8 @@ export const worldControlRoutes: ControlRoute[] = [
       return { restored: name.data };
     },
   }),
-  defineControl({
-    method: 'get',
-    path: '/fixtures.schema.json',
-    summary: 'The fixtures file format as a JSON Schema (also shipped as fixtures/fixtures.schema.json)',
-    handler: () => fixturesJsonSchema(),
-  }),
-  defineControl({
-    method: 'post',
-    path: '/stop',
-    summary: 'Stop the emulator gracefully (requests finish, the store is flushed, the lock released)',
+  defineControl('fixturesSchema', { handler: () => fixturesJsonSchema() }),
+  defineControl('stop', {
     run: (s) => {
       lifecycle(s).requestStop();
       return { stopping: true, pid: process.pid };

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Services } from '../services.js';
 import { ApiError } from '../errors.js';
 import { defineControl, type ControlRoute } from '../control/route.js';
@@ -19,53 +18,16 @@ function applyPreset(s: Services, name: string) {
 }
 
 export const faultControlRoutes: ControlRoute[] = [
-  defineControl({
-    method: 'get',
-    path: '/faults',
-    summary: 'Faults in force, oldest first (the first that matches fires)',
-    handler: (s) => ({ faults: s.faults.list().map(shown) }),
-  }),
-  defineControl({
-    method: 'post',
-    path: '/faults',
-    summary: 'Add a fault (API: status, latency, hang, reset, truncate, before or after commit; deliveries: duplicate, drop, delay; provider: down)',
-    status: 201,
-    body: FaultSpec,
-    handler: (s, { body }) => shown(s.faults.add(body)),
-  }),
-  defineControl({
-    method: 'post',
-    path: '/faults/clear',
-    summary: 'Remove every fault',
-    handler: (s) => ({ cleared: s.faults.clear() }),
-  }),
-  defineControl({
-    method: 'delete',
-    path: '/faults/:id',
-    summary: 'Remove one fault',
+  defineControl('listFaults', { handler: (s) => ({ faults: s.faults.list().map(shown) }) }),
+  defineControl('addFault', { handler: (s, { body }) => shown(s.faults.add(body)) }),
+  defineControl('clearFaults', { handler: (s) => ({ cleared: s.faults.clear() }) }),
+  defineControl('removeFault', {
     handler: (s, { params }) => {
       if (!s.faults.remove(params.id)) throw new ApiError('NOT_FOUND', `No fault ${params.id} (svc emulator faults list).`);
       return { removed: params.id };
     },
   }),
-  defineControl({
-    method: 'get',
-    path: '/faults/log',
-    summary: 'Faults that fired, oldest first (the last 500)',
-    query: z.strictObject({ limit: z.coerce.number().int().min(1).max(500).optional() }),
-    handler: (s, { query }) => ({ entries: s.faults.entries().slice(-(query.limit ?? 500)) }),
-  }),
-  defineControl({
-    method: 'get',
-    path: '/faults/presets',
-    summary: 'Named fault sets',
-    handler: () => ({ presets: PRESETS }),
-  }),
-  defineControl({
-    method: 'post',
-    path: '/faults/presets/:name/apply',
-    summary: 'Add every fault of a preset',
-    status: 201,
-    handler: (s, { params }) => applyPreset(s, params.name),
-  }),
+  defineControl('faultLog', { handler: (s, { query }) => ({ entries: s.faults.entries().slice(-(query.limit ?? 500)) }) }),
+  defineControl('faultPresets', { handler: () => ({ presets: PRESETS }) }),
+  defineControl('applyFaultPreset', { handler: (s, { params }) => applyPreset(s, params.name) }),
 ];

@@ -79,6 +79,25 @@ export const attemptsInRound = (d: DeliveryRecord) => d.attempts.length - (d.rou
 
 const iso = (ms: number | null) => (ms === null ? null : isoMicros(ms));
 
+export type PublicAttempt = ReturnType<typeof toPublicAttempt>;
+
+/** The fields of a delivery the control API shows, in a list and alone. */
+export interface PublicDelivery {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  merchant_id: string;
+  environment: Environment;
+  event_type: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  attempts_left: number;
+  next_attempt_at: string | null;
+  last_attempt: PublicAttempt | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** An attempt as the control API shows it; with its delivery, the request headers it sent (the signature, never the secret). */
 export const toPublicAttempt = (a: StoredAttempt, d?: DeliveryRecord) => ({
   attempt: a.attempt,
@@ -91,7 +110,9 @@ export const toPublicAttempt = (a: StoredAttempt, d?: DeliveryRecord) => ({
 });
 
 /** One delivery as the control API shows it (`attempts` only when asked: the list leaves them out). */
-export function toPublicDelivery(d: DeliveryRecord, withAttempts: boolean) {
+export function toPublicDelivery(d: DeliveryRecord, withAttempts: true): PublicDelivery & { attempts: PublicAttempt[] };
+export function toPublicDelivery(d: DeliveryRecord, withAttempts: false): PublicDelivery;
+export function toPublicDelivery(d: DeliveryRecord, withAttempts: boolean): PublicDelivery & { attempts?: PublicAttempt[] } {
   const last = d.attempts[d.attempts.length - 1];
   return {
     id: d.id,

@@ -1,8 +1,7 @@
 import type { Transaction } from '../../store/store.js';
 import { DELIVERIES } from '../../webhooks/records.js';
-import { z } from 'zod';
 import type { Services } from '../../services.js';
-import { Environment } from '../../../contract/common.js';
+import type { TriggerEventBody } from '../../../contract/control/webhooks.js';
 import { invalid } from '../../errors.js';
 import { isoMicros, newId } from '../../ids.js';
 import { merchantOr404 } from '../merchants/records.js';
@@ -14,31 +13,8 @@ import { EVENTS, emitEvent } from './outbox.js';
 // dashboard, outside this API, so the emulator lets the dashboard side happen on request
 // (POST /_emulator/events/trigger, `svc trigger …`) and emits the event through the ordinary
 // outbox: same envelope, same signed deliveries, same retry schedule, same live stream.
-// Payloads are a spec gap ("not shown"); docs/spec-gaps.md shows the chosen shapes.
-
-const Catalog = z.strictObject({
-  id: z.string().min(1).max(100).optional().meta({ description: 'Default cat_main' }),
-  name: z.string().min(1).max(200).optional().meta({ description: 'Default "Main catalog"' }),
-  version: z.int().min(1).optional().meta({ description: 'Default: one more than the last published version of this catalog' }),
-  item_count: z.int().min(0).optional().meta({ description: 'Default 12' }),
-});
-
-const Item = z
-  .strictObject({
-    id: z.string().min(1).max(100).optional().meta({ description: 'Default: a new itm_… id' }),
-    sku: z.string().min(1).max(100).optional().meta({ description: 'Default SKU-0001' }),
-    name: z.string().min(1).max(200).optional().meta({ description: 'Default "Sample item"' }),
-    quantity: z.int().min(0).optional().meta({ description: 'After the movement; default 2' }),
-    low_stock_threshold: z.int().min(0).optional().meta({ description: 'Default 5' }),
-    quantity_change: z.int().max(-1).optional().meta({ description: 'The movement that crossed the threshold (negative); default -1' }),
-    location_id: z.string().min(1).max(100).nullable().optional(),
-  });
-
-export const TriggerEventBody = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('catalog.published'), merchant_id: z.string().min(1), environment: Environment.default('test'), catalog: Catalog.optional() }),
-  z.strictObject({ type: z.literal('inventory.low_stock'), merchant_id: z.string().min(1), environment: Environment.default('test'), item: Item.optional() }),
-]);
-export type TriggerEventBody = z.infer<typeof TriggerEventBody>;
+// Payloads are a spec gap ("not shown"); docs/spec-gaps.md shows the chosen shapes. The request
+// (contract/control/webhooks.ts TriggerEventBody) fills in what it leaves out.
 
 /** The last version of `catalogId` published for this merchant and environment (0 when none). */
 function lastVersion(services: Pick<Services, 'store'>, merchantId: string, environment: string, catalogId: string): number {

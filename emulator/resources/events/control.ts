@@ -1,21 +1,15 @@
 import { DELIVERIES } from '../../webhooks/records.js';
-import { z } from 'zod';
 import { defineControl, type ControlRoute } from '../../control/route.js';
-import { Environment, EventType } from '../../../contract/common.js';
 import { notFound } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { EVENTS, type EventRecord } from './outbox.js';
-import { TriggerEventBody, triggerEvent } from './catalog-inventory.js';
+import { triggerEvent } from './catalog-inventory.js';
+import type { z } from 'zod';
+import type { EventsQuery } from '../../../contract/control/webhooks.js';
 import { isoMicros } from '../../ids.js';
 
 // The outbox as the dashboard sees it: which events were appended, and the deliveries each
 // one fanned out to. Read-only; sending and redelivery belong to the webhook engine.
-
-export const EventsQuery = z.strictObject({
-  merchant_id: z.string().min(1).optional(),
-  environment: Environment.optional(),
-  type: EventType.optional(),
-});
 
 /** An event as the control API shows it; `body` is the exact JSON text every delivery sends. */
 const toControlEvent = (e: EventRecord) => ({
@@ -27,7 +21,7 @@ const toControlEvent = (e: EventRecord) => ({
   body: e.body,
 });
 
-export function listEvents(services: Pick<Services, 'store'>, query: z.infer<typeof EventsQuery>) {
+export function listEvents(services: Pick<Services, 'store'>, query: z.output<typeof EventsQuery>) {
   // With both merchant and environment the scope index answers; otherwise scan (a dashboard view).
   const rows =
     query.merchant_id !== undefined && query.environment !== undefined
@@ -57,26 +51,7 @@ function eventDeliveries(services: Pick<Services, 'store'>, eventId: string) {
 }
 
 export const eventControlRoutes: ControlRoute[] = [
-  defineControl({
-    method: 'get',
-    path: '/events',
-    summary: 'Events in the outbox, oldest first (filter by merchant_id, environment, type)',
-    query: EventsQuery,
-    handler: (s, { query }) => listEvents(s, query),
-  }),
-  defineControl({
-    method: 'get',
-    path: '/events/:id/deliveries',
-    summary: 'The deliveries an event fanned out to, one per subscribed endpoint',
-    handler: (s, { params }) => eventDeliveries(s, params.id),
-  }),
-  defineControl({
-    method: 'post',
-    path: '/events/trigger',
-    summary:
-      'Emit catalog.published or inventory.low_stock for a merchant (the dashboard side nothing in the API causes) through the outbox: signed deliveries on the usual schedule',
-    body: TriggerEventBody,
-    status: 201,
-    handler: (s, { body }, tx) => triggerEvent(s, tx, body),
-  }),
+  defineControl('listEvents', { handler: (s, { query }) => listEvents(s, query) }),
+  defineControl('eventDeliveries', { handler: (s, { params }) => eventDeliveries(s, params.id) }),
+  defineControl('triggerEvent', { handler: (s, { body }, tx) => triggerEvent(s, tx, body) }),
 ];

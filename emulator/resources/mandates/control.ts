@@ -6,18 +6,6 @@ import { CardDetails, WalletApproval } from '../../../contract/resources/mandate
 // card mandate, or approve a wallet mandate with phone and PIN. Same functions as the pages.
 
 export const mandateControlRoutes: ControlRoute[] = [
-  defineControl({
-    method: 'post',
-    path: '/mandates/:id/approve-card',
-    summary: 'Save a card on a card mandate and activate it (the card approval page)',
-    body: CardDetails,
-    handler: (s, { params, body }, tx) => approveCardMandate(s, tx, params.id, body),
-  }),
-  defineControl({
-    method: 'post',
-    path: '/mandates/:id/approve-wallet',
-    summary: "Approve a wallet mandate with the customer's phone and PIN (the wallet app)",
-    body: WalletApproval,
-    handler: (s, { params, body }, tx) => approveWalletMandate(s, tx, params.id, body),
-  }),
+  defineControl('approveCardMandate', { handler: (s, { params, body }, tx) => approveCardMandate(s, tx, params.id, body) }),
+  defineControl('approveWalletMandate', { handler: (s, { params, body }, tx) => approveWalletMandate(s, tx, params.id, body) }),
 ];

@@ -7,17 +7,6 @@ import { QueuePayoutOutcomes } from '../../../contract/resources/payouts.js';
 // payout fail without restarting the emulator.
 
 export const payoutControlRoutes: ControlRoute[] = [
-  defineControl({
-    method: 'get',
-    path: '/payouts/provider',
-    summary: 'The payout provider: delay, default outcome and queued outcomes',
-    handler: (s) => providerState(s),
-  }),
-  defineControl({
-    method: 'post',
-    path: '/payouts/provider/outcomes',
-    summary: 'Replace the queue of outcomes for the next payouts accepted (any merchant, any environment)',
-    body: QueuePayoutOutcomes,
-    handler: (s, { body }, tx) => queueOutcomes(s, tx, body.outcomes),
-  }),
+  defineControl('payoutProvider', { handler: (s) => providerState(s) }),
+  defineControl('queuePayoutOutcomes', { handler: (s, { body }, tx) => queueOutcomes(s, tx, body.outcomes) }),
 ];

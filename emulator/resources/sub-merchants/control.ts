@@ -6,10 +6,7 @@ import { inbox } from './otp.js';
 // The phone's SMS inbox, for `svc emulator otp <phone>` and tests.
 
 export const subMerchantControlRoutes: ControlRoute[] = [
-  defineControl({
-    method: 'get',
-    path: '/otp/:phone',
-    summary: 'OTP messages sent to a phone, newest first',
+  defineControl('otpInbox', {
     handler: (s, { params }) => {
       const phone = normalizePhone(params.phone);
       if (!phone) throw invalid('phone', 'is not a phone number (E.164, such as +231770000201)');

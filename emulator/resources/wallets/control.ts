@@ -1,28 +1,11 @@
-import { z } from 'zod';
 import { defineControl, type ControlRoute } from '../../control/route.js';
-import { Environment, MinorUnits, WalletCurrency } from '../../../contract/common.js';
+import { WALLET_ENTRIES_DEFAULT } from '../../../contract/control/dashboard.js';
 import { merchantOr404 } from '../merchants/records.js';
 import type { Services } from '../../services.js';
 import { credit, walletId, walletsOf, WALLET_ENTRIES } from './domain.js';
 
 // The dashboard's wallet view and top-up: read a merchant's balances with their ledger, and
 // add money from outside (a bank transfer on the real dashboard) as a `top_up` entry.
-
-const ENTRIES_DEFAULT = 20;
-const ENTRIES_MAX = 10_000;
-
-const WalletQuery = z.strictObject({
-  merchant_id: z.string().min(1),
-  environment: Environment.optional(),
-  entries: z.coerce.number().int().min(0).max(ENTRIES_MAX).optional(),
-});
-
-const TopUp = z.strictObject({
-  merchant_id: z.string().min(1),
-  environment: Environment,
-  currency: WalletCurrency,
-  amount: MinorUnits,
-});
 
 /** Each wallet with its balance, its entry count and sum, and its newest `limit` entries. */
 export function walletView(services: Pick<Services, 'store'>, merchantId: string, environment: string | undefined, limit: number) {
@@ -49,18 +32,8 @@ export function walletView(services: Pick<Services, 'store'>, merchantId: string
 }
 
 export const walletControlRoutes: ControlRoute[] = [
-  defineControl({
-    method: 'get',
-    path: '/wallets',
-    summary: `A merchant's wallets with their newest ledger entries (?merchant_id=&environment=&entries=${ENTRIES_DEFAULT})`,
-    query: WalletQuery,
-    handler: (s, { query }) => walletView(s, query.merchant_id, query.environment, query.entries ?? ENTRIES_DEFAULT),
-  }),
-  defineControl({
-    method: 'post',
-    path: '/wallets/top-up',
-    summary: "Add money to a merchant's wallet (a top_up ledger entry)",
-    body: TopUp,
+  defineControl('wallets', { handler: (s, { query }) => walletView(s, query.merchant_id, query.environment, query.entries ?? WALLET_ENTRIES_DEFAULT) }),
+  defineControl('topUpWallet', {
     handler: (s, { body }, tx) => {
       merchantOr404(s, body.merchant_id);
       const scope = { merchantId: body.merchant_id, environment: body.environment, currency: body.currency };

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { SnapshotName } from '../snapshot-name.js';
+
+// The world as a whole: a snapshot (every record of every collection), what the snapshot routes
+// answer, and the wording of a refused snapshot — one for the control API, the testing API's
+// restore() and `svc emulator start --restore`.
+
+export const SNAPSHOT_FORMAT = 1;
+
+const RecordShape = z.looseObject({ id: z.string().min(1) });
+
+/** A snapshot, as GET /_emulator/snapshot serves it, POST /_emulator/snapshot/restore takes it and files keep it. */
+export const WorldSnapshot = z
+  .strictObject({
+    svc_snapshot: z.literal(SNAPSHOT_FORMAT),
+    taken_at: z.string(),
+    collections: z.record(z.string().regex(/^[a-z_]+$/, 'collection names are lowercase words'), z.array(RecordShape)),
+  })
+  .meta({ id: 'WorldSnapshot', description: 'Every record of every collection; restore it whole or not at all' });
+export type WorldSnapshot = z.infer<typeof WorldSnapshot>;
+
+/** Why a value is not a snapshot: its first problem, named by where it is. */
+export function snapshotProblem(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const where = issue.path.length > 0 ? issue.path.join('.') : 'the snapshot';
+  return `Not an svc snapshot: ${where}: ${issue.message}.`;
+}
+
+export const SaveSnapshot = z.strictObject({ name: SnapshotName });
+
+export const SavedSnapshot = z.object({ name: z.string(), bytes: z.int().min(0) });
+
+export const SnapshotList = z.object({
+  snapshots: z.array(z.object({ name: z.string(), bytes: z.int().min(0), saved_at: z.string() })).meta({ description: 'Newest first' }),
+});
+
+export const SnapshotNameParams = z.object({ name: SnapshotName });
+
+export const WorldReset = z.object({ reset: z.literal(true) });
+export const WorldRestored = z.object({ restored: z.literal(true) });
+export const NamedSnapshotRestored = z.object({ restored: z.string().meta({ description: 'The name of the snapshot now in force' }) });
+export const Stopping = z.object({ stopping: z.literal(true), pid: z.int() });
+
+/** GET /_emulator/fixtures.schema.json: a JSON Schema (draft 2020-12) document. */
+export const FixturesJsonSchema = z.record(z.string(), z.unknown()).meta({ description: 'The fixtures file format as a JSON Schema (draft 2020-12)' });
