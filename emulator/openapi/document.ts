@@ -1,17 +1,18 @@
 import type { RouteDef } from '../gateway/route.js';
 import { MAX_KEY_LENGTH } from '../../contract/idempotency.js';
-import { ERROR_STATUS, type ErrorCode } from '../errors.js';
-import { ErrorEnvelope } from '../../contract/common.js';
-import { HEADER_SAFE_PATTERN, MAX_TRACE_ID_LENGTH } from '../../contract/header-safe.js';
-import { SchemaComponents, type JsonSchema } from './schemas.js';
+import type { ErrorCode } from '../errors.js';
+import { HEADER_SAFE_PATTERN } from '../../contract/header-safe.js';
+import { buildDocument, openApiPath, type OperationSpec } from './builder.js';
+import type { JsonSchema } from './schemas.js';
 
-// The OpenAPI 3.1 document, built from the same route declarations the gateway mounts
-// (registry.allRoutes()): path, method, scope, summary, idempotency policy, zod schemas,
-// success status and route-specific errors. What the gateway adds to every route — bearer
-// auth, the scope check, the trace id, the envelopes, idempotency and validation errors — is
-// added here once, from the same facts the gateway acts on, so the document cannot drift.
+// The merchant API's OpenAPI 3.1 document (GET /openapi.yaml), built from the same route
+// declarations the gateway mounts (registry.allRoutes()): path, method, scope, summary,
+// idempotency policy, zod schemas, success status and route-specific errors. What the gateway
+// adds to every route — bearer auth, the scope check, the trace id, the envelopes, idempotency
+// and validation errors — is added here once, from the same facts the gateway acts on, so the
+// document cannot drift. builder.ts writes it (the control API's document too).
 
-type Operation = JsonSchema;
+export { openApiPath };
 
 const STATUS_TEXT: Record<number, string> = {
   401: 'Missing, malformed or revoked API key',
@@ -43,9 +44,6 @@ const ERROR_MESSAGES: Partial<Record<ErrorCode, string>> = {
 
 const exampleMessage = (code: ErrorCode, route: RouteDef) =>
   code === 'FORBIDDEN' ? `This API key lacks the ${route.scope} scope.` : (ERROR_MESSAGES[code] ?? `${code}: the message says why.`);
-
-/** Express `:id` → OpenAPI `{id}`. */
-export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 /** `post /v1/api/payment-links/:id/simulate` → `postPaymentLinksByIdSimulate`. */
 export function operationId(route: Pick<RouteDef, 'method' | 'path'>): string {
@@ -81,48 +79,12 @@ export function errorCodesOf(route: RouteDef): ErrorCode[] {
   return [...codes];
 }
 
-function errorResponses(route: RouteDef, codes: ErrorCode[]): Record<string, JsonSchema> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-  const out: Record<string, JsonSchema> = {};
-  for (const status of [...byStatus.keys()].sort()) {
-    const list = byStatus.get(status)!;
-    const headers: JsonSchema = { 'X-Trace-ID': { $ref: '#/components/headers/TraceId' } };
-    if (status === 429) headers['Retry-After'] = { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } };
-    out[String(status)] = {
-      description: `${STATUS_TEXT[status] ?? 'Error'}: ${list.join(', ')}`,
-      headers,
-      content: {
-        'application/json': {
-          schema: { $ref: '#/components/schemas/ErrorEnvelope' },
-          examples: Object.fromEntries(
-            list.map((code) => [code, { summary: code, value: { success: false, error: { code, message: exampleMessage(code, route) } } }]),
-          ),
-        },
-      },
-    };
-  }
-  return out;
-}
-
-function parametersOf(route: RouteDef, components: SchemaComponents): JsonSchema[] {
-  const params: JsonSchema[] = [];
-  const fromObject = (schema: JsonSchema, where: 'path' | 'query') => {
-    const required = new Set((schema.required as string[] | undefined) ?? []);
-    for (const [name, prop] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
-      const { description, ...rest } = prop;
-      params.push({ name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest });
-    }
-  };
-  if (route.params) fromObject(components.convertObject(route.params, 'input'), 'path');
-  // Path parameters the params schema does not declare are still strings in the path.
-  for (const [, name] of route.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
-    if (!params.some((p) => p.in === 'path' && p.name === name)) params.push({ name, in: 'path', required: true, schema: { type: 'string' } });
-  }
-  if (route.query) fromObject(components.convertObject(route.query, 'input'), 'query');
-  if (route.idempotency) {
-    const { header, required, bodyField } = route.idempotency;
-    params.push({
+/** The route's idempotency header as a parameter, if it takes one. */
+function idempotencyHeader(route: RouteDef): JsonSchema[] {
+  if (!route.idempotency) return [];
+  const { header, required, bodyField } = route.idempotency;
+  return [
+    {
       name: header,
       in: 'header',
       required,
@@ -131,53 +93,35 @@ function parametersOf(route: RouteDef, components: SchemaComponents): JsonSchema
         (required ? 'Required on this route.' : 'Optional on this route; honoured when sent.') +
         (bodyField ? ` The body field \`${bodyField}\` is a separate, required key with the same rules.` : ''),
       schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: HEADER_SAFE_PATTERN },
-    });
-  }
-  params.push({ $ref: '#/components/parameters/TraceId' });
-  return params;
+    },
+  ];
 }
 
-function operationOf(route: RouteDef, components: SchemaComponents): Operation {
-  const status = route.status ?? 200;
+function operationOf(route: RouteDef): OperationSpec {
   const notes = [`Scope: \`${route.scope}\`.`];
   if (route.business) notes.push('Needs a business account (403 `BUSINESS_ACCOUNT_REQUIRED` otherwise).');
   if (route.idempotency?.bodyField) notes.push(`A retry with the same \`${route.idempotency.bodyField}\` and body returns the original response; another body with the same key is 409 \`IDEMPOTENCY_CONFLICT\`.`);
-  const successHeaders: JsonSchema = { 'X-Trace-ID': { $ref: '#/components/headers/TraceId' } };
-  if (route.idempotency) successHeaders['Idempotent-Replayed'] = { description: '`true` when this is a stored response replayed for a repeated idempotency key', schema: { type: 'string', const: 'true' } };
-  const op: Operation = {
+  return {
+    method: route.method,
+    path: route.path,
     operationId: operationId(route),
     summary: route.summary,
     description: notes.join('\n\n'),
-    tags: [tagOf(route.path)],
-    'x-scopes': [route.scope],
+    tag: tagOf(route.path),
+    extensions: { 'x-scopes': [route.scope] },
     security: [{ bearerAuth: [] }],
-    parameters: parametersOf(route, components),
+    body: route.body,
+    query: route.query,
+    params: route.params,
+    response: route.response,
+    status: route.status ?? 200,
+    errors: errorCodesOf(route),
+    headers: idempotencyHeader(route),
+    ...(route.idempotency && {
+      successHeaders: { 'Idempotent-Replayed': { description: '`true` when this is a stored response replayed for a repeated idempotency key', schema: { type: 'string', const: 'true' } } },
+    }),
+    exampleMessage: (code) => exampleMessage(code, route),
   };
-  if (route.body) {
-    op.requestBody = {
-      // A route whose fields are all optional also takes no body at all.
-      required: !route.body.safeParse({}).success,
-      content: { 'application/json': { schema: components.convert(route.body, 'input') } },
-    };
-  }
-  op.responses = {
-    [String(status)]: {
-      description: status === 201 ? 'Created' : 'OK',
-      headers: successHeaders,
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['success', 'data'],
-            properties: { success: { const: true }, data: components.convert(route.response, 'output') },
-            additionalProperties: false,
-          },
-        },
-      },
-    },
-    ...errorResponses(route, errorCodesOf(route)),
-  };
-  return op;
 }
 
 export interface DocumentOptions {
@@ -185,16 +129,12 @@ export interface DocumentOptions {
 }
 
 export function buildOpenApi(routes: RouteDef[], options: DocumentOptions): JsonSchema {
-  const components = new SchemaComponents();
-  components.convert(ErrorEnvelope, 'output');
-  const paths: Record<string, Record<string, Operation>> = {};
-  for (const route of routes) {
-    const path = openApiPath(route.path);
-    (paths[path] ??= {})[route.method] = operationOf(route, components);
-  }
   const tags = [...new Set(routes.map((r) => tagOf(r.path)))].map((name) => ({ name, description: `Routes under ${routes.find((r) => tagOf(r.path) === name)!.path.startsWith('/v1/api/') ? '/v1/api' : '/v1'}/${name}` }));
-  return {
-    openapi: '3.1.0',
+  return buildDocument(routes.map(operationOf), {
+    serverUrl: options.serverUrl,
+    statusText: STATUS_TEXT,
+    errorHeaders: (status) => (status === 429 ? { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } } : {}),
+    tags,
     info: {
       title: 'Merchant Payments API (svc emulator)',
       version: '1',
@@ -205,27 +145,9 @@ export function buildOpenApi(routes: RouteDef[], options: DocumentOptions): Json
         'failures are `{ success: false, error: { code, message } }` (see ErrorEnvelope). Every response carries `X-Trace-ID`.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: options.serverUrl, description: 'This emulator' }],
     security: [{ bearerAuth: [] }],
-    tags,
-    paths,
-    components: {
-      securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'A merchant API key: `svc_test_…` or `svc_live_…`.' },
-      },
-      headers: {
-        TraceId: { description: "The request's trace id: the client's `X-Trace-ID` echoed, or a generated `trc_…`", required: true, schema: { type: 'string', minLength: 1 } },
-      },
-      parameters: {
-        TraceId: {
-          name: 'X-Trace-ID',
-          in: 'header',
-          required: false,
-          description: `Echoed back when header-safe: 1-${MAX_TRACE_ID_LENGTH} printable ASCII characters, inner spaces allowed; otherwise one is generated (trc_ + 24 hex)`,
-          schema: { type: 'string', minLength: 1, maxLength: MAX_TRACE_ID_LENGTH, pattern: HEADER_SAFE_PATTERN },
-        },
-      },
-      schemas: components.schemas,
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'A merchant API key: `svc_test_…` or `svc_live_…`.' },
     },
-  };
+  });
 }

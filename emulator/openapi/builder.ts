@@ -1,0 +1,168 @@
+import type { z } from 'zod';
+import { ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { ErrorEnvelope } from '../../contract/common.js';
+import { HEADER_SAFE_PATTERN, MAX_TRACE_ID_LENGTH } from '../../contract/header-safe.js';
+import { SchemaComponents, type JsonSchema } from './schemas.js';
+
+// An OpenAPI 3.1 document, built from route declarations: the merchant API's (document.ts,
+// GET /openapi.yaml) and the control API's (control-document.ts, GET /_emulator/openapi.yaml)
+// both come through here. Each API says what its routes are and what its surroundings add to
+// every one (security, error codes, extra headers); this file writes operations, parameters,
+// bodies, responses and error envelopes the same way for both, so neither document can drift
+// from the zod schemas the servers validate with.
+
+type Operation = JsonSchema;
+
+/** One operation, whichever API it belongs to. */
+export interface OperationSpec {
+  method: 'get' | 'post' | 'delete';
+  /** Express-style template as served (prefix included): /_emulator/faults/:id */
+  path: string;
+  operationId: string;
+  summary: string;
+  /** Notes under the summary (Markdown), if any. */
+  description?: string;
+  tag: string;
+  security: JsonSchema[];
+  /** `x-…` fields of the operation. */
+  extensions?: JsonSchema;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  response: z.ZodType;
+  status: 200 | 201;
+  /** Every error code the operation can answer with. */
+  errors: ErrorCode[];
+  /** Header parameters besides X-Trace-ID (an idempotency key). */
+  headers?: JsonSchema[];
+  /** Response headers of a success besides X-Trace-ID. */
+  successHeaders?: JsonSchema;
+  /** The example message of an error code. */
+  exampleMessage(code: ErrorCode): string;
+}
+
+/** What the document says around its operations. */
+export interface DocumentFrame {
+  info: JsonSchema;
+  serverUrl: string;
+  security: JsonSchema[];
+  securitySchemes: JsonSchema;
+  tags: Array<{ name: string; description: string }>;
+  /** What an error status means in this API (the description before the codes). */
+  statusText: Record<number, string>;
+  /** Response headers an error status carries besides X-Trace-ID. */
+  errorHeaders?(status: number): JsonSchema;
+}
+
+/** Express `:id` → OpenAPI `{id}`. */
+export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+function errorResponses(op: OperationSpec, frame: DocumentFrame): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of op.errors) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  const out: Record<string, JsonSchema> = {};
+  for (const status of [...byStatus.keys()].sort()) {
+    const list = byStatus.get(status)!;
+    const headers: JsonSchema = { 'X-Trace-ID': { $ref: '#/components/headers/TraceId' }, ...frame.errorHeaders?.(status) };
+    out[String(status)] = {
+      description: `${frame.statusText[status] ?? 'Error'}: ${list.join(', ')}`,
+      headers,
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+          examples: Object.fromEntries(list.map((code) => [code, { summary: code, value: { success: false, error: { code, message: op.exampleMessage(code) } } }])),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+function parametersOf(op: OperationSpec, components: SchemaComponents): JsonSchema[] {
+  const params: JsonSchema[] = [];
+  const fromObject = (schema: JsonSchema, where: 'path' | 'query') => {
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    for (const [name, prop] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
+      const { description, ...rest } = prop;
+      params.push({ name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest });
+    }
+  };
+  if (op.params) fromObject(components.convertObject(op.params, 'input'), 'path');
+  // Path parameters the params schema does not declare are still strings in the path.
+  for (const [, name] of op.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
+    if (!params.some((p) => p.in === 'path' && p.name === name)) params.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+  }
+  if (op.query) fromObject(components.convertObject(op.query, 'input'), 'query');
+  params.push(...(op.headers ?? []));
+  params.push({ $ref: '#/components/parameters/TraceId' });
+  return params;
+}
+
+function operationOf(op: OperationSpec, frame: DocumentFrame, components: SchemaComponents): Operation {
+  const out: Operation = {
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    ...op.extensions,
+    security: op.security,
+    parameters: parametersOf(op, components),
+  };
+  if (op.body) {
+    out.requestBody = {
+      // A route whose fields are all optional also takes no body at all.
+      required: !op.body.safeParse({}).success,
+      content: { 'application/json': { schema: components.convert(op.body, 'input') } },
+    };
+  }
+  out.responses = {
+    [String(op.status)]: {
+      description: op.status === 201 ? 'Created' : 'OK',
+      headers: { 'X-Trace-ID': { $ref: '#/components/headers/TraceId' }, ...op.successHeaders },
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['success', 'data'],
+            properties: { success: { const: true }, data: components.convert(op.response, 'output') },
+            additionalProperties: false,
+          },
+        },
+      },
+    },
+    ...errorResponses(op, frame),
+  };
+  return out;
+}
+
+/** The document: every operation under its path, the shared schemas lifted into components. */
+export function buildDocument(operations: OperationSpec[], frame: DocumentFrame): JsonSchema {
+  const components = new SchemaComponents();
+  components.convert(ErrorEnvelope, 'output');
+  const paths: Record<string, Record<string, Operation>> = {};
+  for (const op of operations) (paths[openApiPath(op.path)] ??= {})[op.method] = operationOf(op, frame, components);
+  return {
+    openapi: '3.1.0',
+    info: frame.info,
+    servers: [{ url: frame.serverUrl, description: 'This emulator' }],
+    security: frame.security,
+    tags: frame.tags,
+    paths,
+    components: {
+      securitySchemes: frame.securitySchemes,
+      headers: {
+        TraceId: { description: "The request's trace id: the client's `X-Trace-ID` echoed, or a generated `trc_…`", required: true, schema: { type: 'string', minLength: 1 } },
+      },
+      parameters: {
+        TraceId: {
+          name: 'X-Trace-ID',
+          in: 'header',
+          required: false,
+          description: `Echoed back when header-safe: 1-${MAX_TRACE_ID_LENGTH} printable ASCII characters, inner spaces allowed; otherwise one is generated (trc_ + 24 hex)`,
+          schema: { type: 'string', minLength: 1, maxLength: MAX_TRACE_ID_LENGTH, pattern: HEADER_SAFE_PATTERN },
+        },
+      },
+      schemas: components.schemas,
+    },
+  };
+}
