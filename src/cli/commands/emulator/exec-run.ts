@@ -27,7 +27,7 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO): Prom
   await yieldCpuToEventLoop();
   try {
     // Request lines would interleave with the command's own output: exec keeps them off.
-    emulator = await startEmulator({ ...emulatorOptions(opts), dataDir, logRequests: false });
+    emulator = await startEmulator({ ...emulatorOptions(opts, io.env), dataDir, logRequests: false });
   } catch (err) {
     cleanup();
     throw err;

@@ -1,12 +1,24 @@
 import chalk from 'chalk';
 import { consoleLogger, startEmulator, tuneHeapForLongRun, yieldCpuToEventLoop, type EmulatorOptions, type ReadyInfo } from '../../../../emulator/index.js';
-import type { CliIO } from '../../io.js';
+import type { CliIO, Env } from '../../io.js';
+import { UsageError } from '../../errors.js';
+import { parseAllowedHost, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
 import { importWorld } from './world-file.js';
 import { readFaultFile } from './faults.js';
 import type { StartOptions } from './start.js';
 
+/** A flag's SVC_* variable when the flag is absent, checked by the flag's own parser (exit 2 naming the variable). */
+function fromEnv<T>(flag: T | undefined, env: Env, name: string, parse: (raw: string) => T): T | undefined {
+  if (flag !== undefined || env[name] === undefined) return flag;
+  try {
+    return parse(env[name]!);
+  } catch (err) {
+    throw new UsageError(`${name}: ${(err as Error).message}.`);
+  }
+}
+
 /** The emulator options both `start` and `exec` build from their shared flags. */
-export function emulatorOptions(opts: StartOptions): EmulatorOptions {
+export function emulatorOptions(opts: StartOptions, env: Env): EmulatorOptions {
   return {
     port: opts.port,
     host: opts.host,
@@ -17,9 +29,9 @@ export function emulatorOptions(opts: StartOptions): EmulatorOptions {
     logRequests: !opts.quiet,
     logger: consoleLogger,
     fsync: opts.fsync,
-    allowedHosts: opts.allowHost,
-    publicUrl: opts.publicUrl,
-    controlToken: opts.controlToken,
+    allowedHosts: fromEnv(opts.allowHost, env, 'SVC_ALLOWED_HOSTS', (raw) => raw.split(',').map(parseAllowedHost)),
+    publicUrl: fromEnv(opts.publicUrl, env, 'SVC_PUBLIC_URL', parsePublicUrl),
+    controlToken: fromEnv(opts.controlToken, env, 'SVC_CONTROL_TOKEN', parseControlToken),
     // Checked before anything starts: a bad file is exit 2 and no emulator, no lock.
     faults: opts.faults === undefined ? undefined : readFaultFile(opts.faults),
     config: {
@@ -38,10 +50,11 @@ export function emulatorOptions(opts: StartOptions): EmulatorOptions {
  * owns the process (its signals, its exit code). Its output still goes through the IO.
  */
 export async function run(opts: StartOptions, io: CliIO): Promise<void> {
+  const options = emulatorOptions(opts, io.env);
   tuneHeapForLongRun();
   await yieldCpuToEventLoop();
   const emulator = await startEmulator({
-    ...emulatorOptions(opts),
+    ...options,
     // `svc emulator stop` (POST /_emulator/stop): the same path as a SIGTERM.
     onStopRequest: () => stop('stop requested'),
   });
@@ -77,7 +90,7 @@ export async function run(opts: StartOptions, io: CliIO): Promise<void> {
       `  Data dir  ${info.data_dir}`,
     ];
     if (testKey) lines.push(`  Test key  ${chalk.yellow(testKey.key)} ${chalk.dim(`(${testKey.name}, ${testKey.merchant_id}, all scopes)`)}`);
-    lines.push(...networkLines(opts, info, emulator.controlToken !== null || opts.publicUrl !== undefined || (opts.allowHost?.length ?? 0) > 0));
+    lines.push(...networkLines(options, info, emulator.controlToken !== null || options.publicUrl !== undefined || (options.allowedHosts?.length ?? 0) > 0));
     lines.push(chalk.dim('  All keys: svc emulator keys · Stop: Ctrl-C'));
     io.stdout.write(`${lines.join('\n')}\n`);
   }
@@ -88,10 +101,10 @@ export async function run(opts: StartOptions, io: CliIO): Promise<void> {
  * What a reachable emulator tells the person who started it: the names it answers to, the
  * control token it made up (shown once, here), the dashboard's login link, and the warnings.
  */
-function networkLines(opts: StartOptions, info: ReadyInfo, exposed: boolean): string[] {
+function networkLines(opts: EmulatorOptions, info: ReadyInfo, exposed: boolean): string[] {
   if (!exposed) return [];
   const lines: string[] = [];
-  const names = opts.allowHost ?? [];
+  const names = opts.allowedHosts ?? [];
   if (names.includes('*')) {
     lines.push(chalk.red('  warning: --allow-host * accepts any Host name: DNS-rebinding protection is off for the pages and the OpenAPI document.'));
   } else if (names.length > 0) {

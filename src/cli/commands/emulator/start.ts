@@ -54,9 +54,10 @@ function emulatorOptions(cmd: Command, defaults: { port: number; dataDir?: strin
     .addOption(new Option('--momo-delay <duration>', 'how long a live mobile-money payment stays pending').argParser(wrapParser(parseDuration)).default(5_000, '5s'))
     .addOption(new Option('--webhook-timeout <duration>', 'how long a receiver may take to answer').argParser(wrapParser(parseDuration)).default(10_000, '10s'))
     // Reaching the emulator from other hosts (containers, a shared dev box): docs/containers.md.
-    .addOption(new Option('--allow-host <name>', 'also answer to this Host name (repeatable; .example.test allows subdomains; * allows any name)').env('SVC_ALLOWED_HOSTS').argParser(allowHostFlag))
-    .addOption(new Option('--public-url <url>', 'base of every URL the emulator hands out, e.g. http://svc:4242').env('SVC_PUBLIC_URL').argParser(wrapParser(parsePublicUrl)))
-    .addOption(new Option('--control-token <token>', 'token other hosts must send to the control API, dashboard and streams (made up when --host is not loopback)').env('SVC_CONTROL_TOKEN').argParser(wrapParser(parseControlToken)));
+    // (Their SVC_* variables are read from the invocation's environment in start-run.ts.)
+    .option('--allow-host <name>', 'also answer to this Host name (repeatable; .example.test allows subdomains; * allows any name) [env: SVC_ALLOWED_HOSTS]', allowHostFlag)
+    .option('--public-url <url>', 'base of every URL the emulator hands out, e.g. http://svc:4242 [env: SVC_PUBLIC_URL]', wrapParser(parsePublicUrl))
+    .option('--control-token <token>', 'token other hosts must send to the control API, dashboard and streams (made up when --host is not loopback) [env: SVC_CONTROL_TOKEN]', wrapParser(parseControlToken));
 }
 
 export function register(emulator: Command): void {
