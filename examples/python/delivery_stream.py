@@ -16,12 +16,12 @@ import urllib.parse
 
 
 class DeliveryStream:
-    def __init__(self, base_url, api_key, types):
+    def __init__(self, base_url, api_key, types, extra_headers=None):
         url = urllib.parse.urlsplit(base_url)
         self._conn = http.client.HTTPConnection(url.hostname, url.port, timeout=15)
         # from=start: replay what is already stored, so nothing recorded before we opened is missed.
         query = urllib.parse.urlencode({"from": "start", "types": ",".join(types)})
-        self._conn.request("GET", "/emulator/stream?" + query, headers={"Authorization": "Bearer " + api_key})
+        self._conn.request("GET", "/emulator/stream?" + query, headers=dict(extra_headers or {}, Authorization="Bearer " + api_key))
         response = self._conn.getresponse()
         if response.status != 200:
             raise RuntimeError("stream answered %d: %s" % (response.status, response.read()[:200]))

@@ -2,7 +2,8 @@
 
 ``svc emulator exec`` hands the suite SVC_BASE_URL and SVC_API_KEY (a test key with every
 scope). Merchant calls carry ``Authorization: Bearer <key>``; control calls (``/_emulator/...``)
-carry no credentials: the emulator answers them for callers on this machine only.
+carry no credentials on the emulator's own machine; from another host (a container) they carry
+``Svc-Control-Token: $SVC_CONTROL_TOKEN``, which ``exec`` also hands over when one is in force.
 """
 
 import json
@@ -25,9 +26,10 @@ class ApiError(Exception):
 
 
 class SvcClient:
-    def __init__(self, base_url, api_key):
+    def __init__(self, base_url, api_key, control_token=None):
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
+        self.control_token = control_token
 
     @classmethod
     def from_env(cls):
@@ -36,7 +38,7 @@ class SvcClient:
             raise RuntimeError(
                 "%s not set: run the suite under `npx svc emulator exec --clock manual -- ...`" % " and ".join(missing)
             )
-        return cls(os.environ["SVC_BASE_URL"], os.environ["SVC_API_KEY"])
+        return cls(os.environ["SVC_BASE_URL"], os.environ["SVC_API_KEY"], os.environ.get("SVC_CONTROL_TOKEN"))
 
     def post(self, path, body, idempotency_key=None):
         """POST a merchant route. Pass ``idempotency_key`` to make the call safe to repeat."""
@@ -48,7 +50,11 @@ class SvcClient:
 
     def control(self, method, path, body=None):
         """A control API call, e.g. control("GET", "/otp/+231770000202")."""
-        return self._send(method, "/_emulator" + path, body, {})
+        return self._send(method, "/_emulator" + path, body, self.control_headers())
+
+    def control_headers(self):
+        """What the control surfaces (control API, live stream) ask of a caller on another host."""
+        return {"Svc-Control-Token": self.control_token} if self.control_token else {}
 
     def create_payment_link(self, **fields):
         # A fresh key per logical request; a retry of that request would reuse it.

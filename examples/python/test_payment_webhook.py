@@ -24,7 +24,7 @@ class PaymentWebhookTest(unittest.TestCase):
         # Answer 500 to the first attempt of each delivery, so the service has to retry.
         self.receiver = WebhookReceiver(fail_first_attempts=1).start()
         self.addCleanup(self.receiver.stop)
-        self.stream = DeliveryStream(self.svc.base_url, self.svc.api_key, ["payment.completed"])
+        self.stream = DeliveryStream(self.svc.base_url, self.svc.api_key, ["payment.completed"], self.svc.control_headers())
         self.addCleanup(self.stream.close)
 
     def test_paid_link_sends_a_signed_webhook_and_retries_after_a_500(self):

@@ -8,6 +8,7 @@ of each delivery, which is how a test makes the sender retry.
 """
 
 import json
+import os
 import queue
 import sys
 import threading
@@ -43,14 +44,18 @@ class WebhookReceiver:
         self.received = queue.Queue()
         self._lock = threading.Lock()
         self._verified_attempts = {}
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        # Another host (the emulator in its own container) needs the receiver on a reachable
+        # address: EXAMPLE_RECEIVER_BIND=0.0.0.0 EXAMPLE_RECEIVER_NAME=tests (its compose name).
+        self._bind = os.environ.get("EXAMPLE_RECEIVER_BIND", "127.0.0.1")
+        self._name = os.environ.get("EXAMPLE_RECEIVER_NAME")
+        self._server = ThreadingHTTPServer((self._bind, int(os.environ.get("EXAMPLE_RECEIVER_PORT", "0"))), self._handler_class())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, name="webhook-receiver", daemon=True)
 
     @property
     def url(self):
         host, port = self._server.server_address[:2]
-        return "http://%s:%d%s" % (host, port, PATH)
+        return "http://%s:%d%s" % (self._name or host, port, PATH)
 
     def start(self):
         self._thread.start()

@@ -32,7 +32,7 @@ final class DeliveryStream implements AutoCloseable {
         // from=start: replay what is already stored, so nothing recorded before we opened is missed.
         String query = "?from=start&types=" + URLEncoder.encode(types, StandardCharsets.UTF_8);
         HttpResponse<InputStream> res = svc.http.send(
-                svc.request("/emulator/stream" + query).timeout(Duration.ofDays(1)).header("Authorization", "Bearer " + svc.apiKey).GET().build(),
+                svc.controlHeaders(svc.request("/emulator/stream" + query)).timeout(Duration.ofDays(1)).header("Authorization", "Bearer " + svc.apiKey).GET().build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         if (res.statusCode() != 200) {
             String text = new String(res.body().readNBytes(300), StandardCharsets.UTF_8);

@@ -14,14 +14,16 @@ import java.util.UUID;
  *
  * <p>{@code svc emulator exec} hands the suite SVC_BASE_URL and SVC_API_KEY (a test key with every
  * scope). Merchant calls carry {@code Authorization: Bearer <key>}; control calls
- * ({@code /_emulator/...}) carry no credentials: the emulator answers them for callers on this
- * machine only.
+ * ({@code /_emulator/...}) carry no credentials on the emulator's own machine; from another host
+ * (a container) they carry {@code Svc-Control-Token: $SVC_CONTROL_TOKEN}, which {@code exec} also
+ * hands over when one is in force.
  */
 final class SvcClient {
     static final Duration TIMEOUT = Duration.ofSeconds(15);
 
     final String baseUrl;
     final String apiKey;
+    final String controlToken = System.getenv("SVC_CONTROL_TOKEN");
     final HttpClient http = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1) // plain http: no h2c upgrade attempt
             .connectTimeout(TIMEOUT)
@@ -71,13 +73,18 @@ final class SvcClient {
 
     /** A control API call, e.g. {@code control("GET", "/clock", null)}. */
     Map<String, Object> control(String method, String path, Map<String, Object> body) {
-        HttpRequest.Builder req = request("/_emulator" + path);
+        HttpRequest.Builder req = controlHeaders(request("/_emulator" + path));
         return send(body == null ? req.method(method, HttpRequest.BodyPublishers.noBody()) : withBody(req, method, body));
     }
 
     Map<String, Object> createPaymentLink(Map<String, Object> fields) {
         // A fresh key per logical request; a retry of that request would reuse it.
         return post("/v1/api/payment-links", fields, UUID.randomUUID().toString());
+    }
+
+    /** What the control surfaces (control API, live stream) ask of a caller on another host. */
+    HttpRequest.Builder controlHeaders(HttpRequest.Builder req) {
+        return controlToken == null || controlToken.isEmpty() ? req : req.header("Svc-Control-Token", controlToken);
     }
 
     HttpRequest.Builder request(String path) {

@@ -48,7 +48,11 @@ final class WebhookReceiver implements AutoCloseable {
 
     WebhookReceiver(int failFirstAttempts) throws IOException {
         this.failFirstAttempts = failFirstAttempts;
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        // Another host (the emulator in its own container) needs the receiver on a reachable
+        // address: EXAMPLE_RECEIVER_BIND=0.0.0.0 EXAMPLE_RECEIVER_NAME=tests (its compose name).
+        String bind = System.getenv("EXAMPLE_RECEIVER_BIND");
+        int port = Integer.parseInt(System.getenv().getOrDefault("EXAMPLE_RECEIVER_PORT", "0"));
+        server = HttpServer.create(bind == null ? new InetSocketAddress(InetAddress.getLoopbackAddress(), port) : new InetSocketAddress(bind, port), 0);
         server.createContext(PATH, this::handle);
         server.setExecutor(executor);
         server.start();
@@ -57,7 +61,8 @@ final class WebhookReceiver implements AutoCloseable {
 
     String url() {
         InetSocketAddress a = server.getAddress();
-        return "http://" + a.getAddress().getHostAddress() + ":" + a.getPort() + PATH;
+        String name = System.getenv("EXAMPLE_RECEIVER_NAME");
+        return "http://" + (name != null ? name : a.getAddress().getHostAddress()) + ":" + a.getPort() + PATH;
     }
 
     /** The next request received; fails the test after {@code timeout}. */
