@@ -70,10 +70,14 @@ Examples:
   $ svc emulator start
   $ svc emulator start --port 0 --data-dir /tmp/svc --json
   $ svc emulator start --clock manual --rate-limit off
+  $ svc emulator start --host 0.0.0.0 --allow-host svc --public-url http://localhost:4242
 
 The --json ready line:
   {"base_url":"http://127.0.0.1:4242","checkout_url":"http://127.0.0.1:4242/checkout",
-   "data_dir":"/abs/.svc","keys":[{"name","key","environment","scopes","merchant_id","revoked"}]}`,
+   "dashboard_url":"http://127.0.0.1:4242/dashboard","public_url":null,"data_dir":"/abs/.svc",
+   "keys":[{"name","key","environment","scopes","merchant_id","revoked"}],"control_token":null}
+  control_token: the token made up when --host is not loopback (other hosts send it as
+  Svc-Control-Token); null when none was made up.`,
     )
     .action(async (opts: StartOptions, cmd: Command) => (await import('./start-run.js')).run(opts, ioOf(cmd)));
 }
