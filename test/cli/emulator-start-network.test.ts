@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startCli } from './run-binary.js';
+import { tempDir } from '../helpers/emulator.js';
+import { rawRequest } from '../helpers/raw-http.js';
+
+// What `svc emulator start` tells the person who starts it for other hosts: the banner names
+// the names it accepts, the control token it made up and the dashboard's login link, says how
+// to add a name when there is none, and warns when `*` turns DNS-rebinding protection off.
+// The binary, because start owns its process (signals, exit). Traffic goes to loopback only.
+
+test('off loopback with no names: the banner says how to add one, shows the made-up token and the login link', async () => {
+  const dataDir = tempDir();
+  const run = startCli(['emulator', 'start', '--host', '0.0.0.0', '--port', '0', '--data-dir', dataDir]);
+  try {
+    await run.waitFor(/Stop: Ctrl-C/);
+    const out = run.stdout();
+    assert.match(out, /add --allow-host NAME \(or SVC_ALLOWED_HOSTS\)/);
+    const token = /Control\s+(svc_ctl_[A-Za-z0-9_-]{32})/.exec(out)?.[1];
+    assert.ok(token, out);
+    assert.match(out, new RegExp(`Dashboard\\s+http://\\S+/dashboard\\?token=${token}`));
+    assert.doesNotMatch(out, /0\.0\.0\.0/, 'no URL names 0.0.0.0');
+    const discovery = JSON.parse(readFileSync(join(dataDir, 'emulator.json'), 'utf8'));
+    assert.equal(discovery.control_token, token);
+    // The login link works (from loopback, where the emulator's local URL is).
+    const login = await rawRequest(discovery.local_url, 'GET', `/dashboard?token=${token}`);
+    assert.equal(login.status, 303);
+  } finally {
+    assert.equal(await run.interrupt(), 0);
+  }
+});
+
+test('--allow-host * is spelled out and warned about; listed names are shown', async () => {
+  const star = startCli(['emulator', 'start', '--port', '0', '--data-dir', tempDir(), '--allow-host', '*']);
+  try {
+    await star.waitFor(/Stop: Ctrl-C/);
+    assert.match(star.stdout(), /warning: --allow-host \* accepts any Host name: DNS-rebinding protection is off/);
+  } finally {
+    await star.interrupt();
+  }
+  const named = startCli(['emulator', 'start', '--port', '0', '--data-dir', tempDir(), '--allow-host', 'svc', '--allow-host', '.corp.test'], { env: { SVC_ALLOWED_HOSTS: 'ignored.when.flags.given' } });
+  try {
+    await named.waitFor(/Stop: Ctrl-C/);
+    assert.match(named.stdout(), /Names\s+svc, \.corp\.test/);
+    assert.doesNotMatch(named.stdout(), /warning/);
+  } finally {
+    await named.interrupt();
+  }
+});
+
+test('SVC_ALLOWED_HOSTS, SVC_PUBLIC_URL and SVC_CONTROL_TOKEN configure it when the flags are absent', async () => {
+  const token = 'tok_from_the_environment_0001';
+  const run = startCli(['emulator', 'start', '--port', '0', '--data-dir', tempDir(), '--json'], {
+    env: { SVC_ALLOWED_HOSTS: 'svc,app', SVC_PUBLIC_URL: 'http://svc:4242', SVC_CONTROL_TOKEN: token },
+  });
+  try {
+    const [line] = await run.waitFor(/^\{.*\}$/m);
+    const ready = JSON.parse(line);
+    assert.equal(ready.base_url, 'http://svc:4242');
+    assert.equal(ready.public_url, 'http://svc:4242');
+    assert.equal(ready.control_token, null, 'a given token is not printed');
+    assert.doesNotMatch(run.stdout() + run.stderr(), new RegExp(token), 'nor logged');
+    const port = new URL(JSON.parse(readFileSync(join(ready.data_dir, 'emulator.json'), 'utf8')).local_url).port;
+    const res = await rawRequest(`http://127.0.0.1:${port}`, 'GET', '/_emulator/health', { headers: { host: `app:${port}` } });
+    assert.equal(res.status, 200, res.text);
+  } finally {
+    await run.interrupt();
+  }
+});
