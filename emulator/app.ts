@@ -63,13 +63,16 @@ export function createApp(services: Services, options: AppOptions) {
   const gateway: Gateway = { services, limiter: new RateLimiter(options.rateLimit), ledger: new IdempotencyLedger(services) };
   services.hooks.worldReplaced.push(() => gateway.limiter.clear());
   mountRoutes(app, allRoutes(), gateway);
-  app.use('/_emulator', controlRouter(services));
-  // The OpenAPI document of the /v1 routes above (no key needed: it describes, it does not act).
+  // The OpenAPI documents of the /v1 routes above and of the control API (no key needed: they
+  // describe, they do not act); the control API's before its router, which would refuse them.
   const openApi = openApiHandlers(services);
   const local = localOnly(services, { allowAuthorization: true });
   app.get('/openapi.yaml', local, openApi.yaml);
   app.get('/openapi.json', local, openApi.json);
+  app.get('/_emulator/openapi.yaml', local, openApi.controlYaml);
+  app.get('/_emulator/openapi.json', local, openApi.controlJson);
   app.get('/redocly.yaml', local, openApi.lintConfig);
+  app.use('/_emulator', controlRouter(services));
   for (const r of resources) r.http?.(app, services); // the live stream (webhooks/stream.ts)
   // Stalls are recorded from the start, not from the first GET /_emulator/metrics.
   watchEventLoop(services);
