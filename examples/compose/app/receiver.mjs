@@ -90,8 +90,9 @@ const server = createServer((req, res) => {
     if (!seenDeliveries.has(delivery)) {
       seenDeliveries.add(delivery);
       const event = JSON.parse(raw.toString('utf8'));
-      received.push({ delivery, id: event.id, type: event.type, payment_id: event.data?.payment?.id ?? null });
-      console.log(`receiver: ${event.type} ${event.id} (delivery ${delivery}) verified`);
+      const paymentId = event.data?.payment?.id ?? null;
+      received.push({ delivery, type: event.type, payment_id: paymentId, created_at: event.createdAt });
+      console.log(`receiver: ${event.type} of ${paymentId} (delivery ${delivery}) verified`);
     }
     reply(200, { received: true });
   });

@@ -58,8 +58,8 @@ const deadline = Date.now() + RECEIVE_TIMEOUT_MS;
 let got;
 while (!got && Date.now() < deadline) {
   const { json } = await call('GET', `${APP_URL}/received`);
-  got = json.events.find((e) => e.id === event.id);
+  got = json.events.find((e) => e.type === 'payment.completed' && e.payment_id === paymentId);
   if (!got) await new Promise((ok) => setTimeout(ok, 250));
 }
-check(got && got.payment_id === paymentId, `the app received ${event.id} with a verified Svc-Signature (delivery ${got?.delivery})`);
+check(got, `the app received payment.completed of ${paymentId} with a verified Svc-Signature (delivery ${got?.delivery})`);
 console.log('all checks passed');
