@@ -2,109 +2,38 @@ import { HttpClient, type ApiResult, type ClientOptions } from './http.js';
 import type { Json } from './api.js';
 import { NOT_AN_EMULATOR, SvcError } from './error.js';
 import { CONTROL_TOKEN_HEADER } from '../../contract/network.js';
+import { EMULATOR_IDENTITY } from '../../contract/control/routes.js';
+import type { ControlBody, ControlQuery, ControlResponse } from '../../contract/control/schemas.js';
 import type { Payee } from '../../contract/resources/payees.js';
 
-export type { Payee };
+export type { Payee, ControlResponse };
 
-// The emulator's control API (loopback only, no Authorization header): what the spec puts on
-// the dashboard or a phone — clock, keys, OTP inbox, approvals, payees, wallets, deliveries.
+// The emulator's control API (loopback, or the control token from other hosts; never an
+// Authorization header): what the spec puts on the dashboard or a phone — clock, keys, OTP
+// inbox, approvals, payees, wallets, deliveries. Request and answer types are the contract's
+// (contract/control/schemas.ts), inferred from the zod schemas the emulator validates with and
+// documents at /_emulator/openapi.yaml; type-only imports, so the CLI loads no zod for them.
 
-export interface EmulatorKey {
-  name: string;
-  key: string;
-  environment: 'test' | 'live';
-  scopes: string[];
-  merchant_id: string;
-  revoked: boolean;
-}
-
-export interface ClockState {
-  mode: string;
-  now: string;
-  pending_timers: number;
-}
-
-export interface NextDeliveryAdvance {
-  advanced_ms: number;
-  due_at: string | null;
-  deliveries: string[];
-  clock: ClockState;
-}
-
-export interface WalletView {
-  merchant_id: string;
-  wallets: {
-    id: string;
-    environment: string;
-    currency: string;
-    balance: number;
-    entry_count: number;
-    entries: { id: string; amount: number; reason: string; ref: string | null; created_at: string }[];
-  }[];
-}
-
-export interface MandateView {
-  id: string;
-  status: string;
-  currency: string;
-  max_amount_cents: number;
-  card?: { brand: string; last4: string } | null;
-}
-
-export interface DeliveryRow {
-  id: string;
-  event_id: string;
-  event_type: string;
-  environment: string;
-  status: string;
-  attempt_count: number;
-  attempts_left: number;
-  next_attempt_at: string | null;
-  last_attempt: { status_code: number | null; error: string | null; latency_ms: number | null } | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ControlEvent {
-  id: string;
-  type: string;
-  environment: string;
-  created_at: string;
-  body: string;
-}
-
-export interface ControlUser {
-  id: string;
-  name: string;
-  phone: string;
-  business: boolean;
-  wallets: Partial<Record<'test' | 'live', Partial<Record<string, number>>>>;
-}
-
+export type EmulatorKey = ControlResponse<'keys'>['keys'][number];
+export type ClockState = ControlResponse<'clock'>;
+export type NextDeliveryAdvance = ControlResponse<'advanceToNextDelivery'>;
+export type WalletView = ControlResponse<'wallets'>;
+export type MandateView = ControlResponse<'approveCardMandate'>;
+export type Delivery = ControlResponse<'delivery'>;
+export type DeliveryRow = ControlResponse<'endpointDeliveries'>['deliveries'][number];
+export type ControlEvent = ControlResponse<'listEvents'>['events'][number];
+export type ControlUser = ControlResponse<'user'>;
 /** Which merchant's records, in which environment (both from the key in use when the CLI omits them). */
-export type MerchantQuery = {
-  merchant_id: string;
-  environment?: 'test' | 'live';
-};
+export type MerchantQuery = ControlQuery<'listPayees'>;
+export type CardDetails = ControlBody<'approveCardMandate'>;
 
-export interface NewPayee {
-  merchant_id: string;
-  environment: 'test' | 'live';
-  name: string;
-  currency: string;
-  per_payout_cap: number;
-  daily_cap: number;
-}
-
-export interface CardDetails {
-  number: string;
-  exp_month: number;
-  exp_year: number;
-  cvc: string;
-}
-
-/** The name GET /_emulator/health answers with (emulator/control/routes.ts EMULATOR_IDENTITY). */
-const EMULATOR_IDENTITY = 'svc-emulator';
+/**
+ * A request as its user typed it: the contract's enum fields (currency, environment, event
+ * type) widened to string. The CLI passes flags on as given and the emulator refuses a wrong
+ * value with a 422 that names the field, as it always has.
+ */
+export type AsTyped<T> = { [K in keyof T]: [T[K]] extends [string | undefined] ? string | Extract<T[K], undefined> : T[K] };
+export type NewPayee = AsTyped<ControlBody<'addPayee'>>;
 
 export interface ControlOptions extends Omit<ClientOptions, 'apiKey' | 'headers'> {
   /** The emulator's control token (--control-token): offered only when its door asks for it. */
@@ -191,38 +120,39 @@ export class ControlApi {
     return this.http.call<T>({ method: 'DELETE', path });
   };
 
-  health = () => this.get<{ ok: boolean }>('/health');
-  keys = () => this.get<{ keys: EmulatorKey[] }>('/keys');
+  health = () => this.get<ControlResponse<'health'>>('/health');
+  keys = () => this.get<ControlResponse<'keys'>>('/keys');
   clock = () => this.get<ClockState>('/clock');
-  advanceClock = (by: string) => this.post<ClockState>('/clock/advance', { by });
+  advanceClock = (by: string) => this.post<ClockState>('/clock/advance', { by } satisfies ControlBody<'advanceClock'>);
   /** Moves the clock to the next due webhook attempt (POST /_emulator/clock/advance-to-next-delivery). */
   advanceToNextDelivery = () => this.post<NextDeliveryAdvance>('/clock/advance-to-next-delivery');
-  otp = (phone: string) => this.get(`/otp/${encodeURIComponent(phone)}`);
-  delivery = (id: string) => this.get(`/deliveries/${encodeURIComponent(id)}`);
-  redeliver = (id: string) => this.post(`/deliveries/${encodeURIComponent(id)}/redeliver`);
-  approvePayrollRun = (id: string, pin: string) => this.post(`/payroll-runs/${encodeURIComponent(id)}/approve`, { pin });
-  metrics = () => this.get('/metrics');
+  otp = (phone: string) => this.get<ControlResponse<'otpInbox'>>(`/otp/${encodeURIComponent(phone)}`);
+  delivery = (id: string) => this.get<Delivery>(`/deliveries/${encodeURIComponent(id)}`);
+  redeliver = (id: string) => this.post<Delivery>(`/deliveries/${encodeURIComponent(id)}/redeliver`);
+  approvePayrollRun = (id: string, pin: string) =>
+    this.post<ControlResponse<'approvePayrollRun'>>(`/payroll-runs/${encodeURIComponent(id)}/approve`, { pin } satisfies ControlBody<'approvePayrollRun'>);
+  metrics = () => this.get<ControlResponse<'metrics'>>('/metrics');
   // What the spec puts on the dashboard or a phone, one typed method each (the CLI's
   // `svc emulator …` commands and the testing API's `control` both call these).
-  events = (q: { merchant_id?: string; environment?: string; type?: string } = {}) => this.get<{ events: ControlEvent[] }>('/events', q);
-  users = () => this.get<{ users: ControlUser[] }>('/users');
-  payees = (q: MerchantQuery) => this.get<{ payees: Payee[] }>('/payees', q);
+  events = (q: AsTyped<ControlQuery<'listEvents'>> = {}) => this.get<ControlResponse<'listEvents'>>('/events', q);
+  users = () => this.get<ControlResponse<'listUsers'>>('/users');
+  payees = (q: MerchantQuery) => this.get<ControlResponse<'listPayees'>>('/payees', q);
   addPayee = (payee: NewPayee) => this.post<Payee>('/payees', payee);
-  approvePayee = (id: string, pin: string) => this.post<Payee>(`/payees/${encodeURIComponent(id)}/approve`, { pin });
+  approvePayee = (id: string, pin: string) => this.post<Payee>(`/payees/${encodeURIComponent(id)}/approve`, { pin } satisfies ControlBody<'approvePayee'>);
   revokePayee = (id: string) => this.post<Payee>(`/payees/${encodeURIComponent(id)}/revoke`);
-  setPayeeCaps = (id: string, caps: { per_payout_cap?: number; daily_cap?: number; pin?: string }) => this.post<Payee>(`/payees/${encodeURIComponent(id)}/caps`, caps);
+  setPayeeCaps = (id: string, caps: ControlBody<'setPayeeCaps'>) => this.post<Payee>(`/payees/${encodeURIComponent(id)}/caps`, caps);
   wallets = (q: MerchantQuery & { entries?: number }) => this.get<WalletView>('/wallets', q);
-  topUpWallet = (body: { merchant_id: string; environment: 'test' | 'live'; currency: string; amount: number }) =>
-    this.post<{ id: string; environment: string; currency: string; balance: number }>('/wallets/top-up', body);
+  topUpWallet = (body: AsTyped<ControlBody<'topUpWallet'>>) => this.post<ControlResponse<'topUpWallet'>>('/wallets/top-up', body);
   approveCardMandate = (id: string, card: CardDetails) => this.post<MandateView>(`/mandates/${encodeURIComponent(id)}/approve-card`, card);
-  approveWalletMandate = (id: string, phone: string, pin: string) => this.post<MandateView>(`/mandates/${encodeURIComponent(id)}/approve-wallet`, { phone, pin });
-  endpointDeliveries = (endpointId: string) => this.get<{ deliveries: DeliveryRow[]; total: number }>(`/webhook-endpoints/${encodeURIComponent(endpointId)}/deliveries`);
+  approveWalletMandate = (id: string, phone: string, pin: string) =>
+    this.post<MandateView>(`/mandates/${encodeURIComponent(id)}/approve-wallet`, { phone, pin } satisfies ControlBody<'approveWalletMandate'>);
+  endpointDeliveries = (endpointId: string) => this.get<ControlResponse<'endpointDeliveries'>>(`/webhook-endpoints/${encodeURIComponent(endpointId)}/deliveries`);
   // The world as a whole (emulator/control/world-routes.ts).
-  reset = () => this.post<{ reset: boolean }>('/reset');
-  snapshot = () => this.get('/snapshot');
-  restoreSnapshot = (snapshot: unknown) => this.post<{ restored: boolean }>('/snapshot/restore', snapshot);
-  saveSnapshot = (name: string) => this.post<{ name: string; bytes: number }>('/snapshots', { name });
-  restoreNamedSnapshot = (name: string) => this.post<{ restored: string }>(`/snapshots/${encodeURIComponent(name)}/restore`);
-  snapshots = () => this.get<{ snapshots: Array<{ name: string; bytes: number; saved_at: string }> }>('/snapshots');
-  stop = () => this.post<{ stopping: boolean; pid: number }>('/stop');
+  reset = () => this.post<ControlResponse<'reset'>>('/reset');
+  snapshot = () => this.get<ControlResponse<'snapshot'>>('/snapshot');
+  restoreSnapshot = (snapshot: unknown) => this.post<ControlResponse<'restoreSnapshot'>>('/snapshot/restore', snapshot);
+  saveSnapshot = (name: string) => this.post<ControlResponse<'saveSnapshot'>>('/snapshots', { name } satisfies ControlBody<'saveSnapshot'>);
+  restoreNamedSnapshot = (name: string) => this.post<ControlResponse<'restoreNamedSnapshot'>>(`/snapshots/${encodeURIComponent(name)}/restore`);
+  snapshots = () => this.get<ControlResponse<'listSnapshots'>>('/snapshots');
+  stop = () => this.post<ControlResponse<'stop'>>('/stop');
 }
