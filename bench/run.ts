@@ -10,6 +10,7 @@ import { webhooks } from './scenarios/webhooks.js';
 import { cli } from './scenarios/cli.js';
 import { longrun } from './scenarios/longrun.js';
 import { testing } from './scenarios/testing.js';
+import { remote } from './scenarios/remote.js';
 
 // `npm run bench`: builds, then measures everything in one run on this machine and prints
 // ONE table on stdout (progress goes to stderr). Not a test: nothing here asserts; targets
@@ -23,6 +24,7 @@ import { testing } from './scenarios/testing.js';
 //                             { name, run(ctx) => Promise<Row[]>, targets?: Target[] }
 //                             api.ts: the emulator at 1k/100k payments beside the references
 //                             longrun.ts: 100k create+simulate pairs, kill -9, compaction, retention
+//                             remote.ts: GET/POST from another host (network namespaces, root) vs loopback
 //   bench/subjects/<name>.ts  servers under test, started and ready (`Subject`): the loads to
 //                             drive against them and the rows they report (start-up, stalls)
 //   bench/servers/*.ts        the reference servers (bare express 5; express 5 + zod)
@@ -47,7 +49,7 @@ import { testing } from './scenarios/testing.js';
 
 // BENCH_ONLY=<name>[,<name>] runs only those scenarios (their targets alone are judged).
 const ONLY = process.env.BENCH_ONLY?.split(',').map((n) => n.trim()).filter(Boolean);
-const SCENARIOS: Scenario[] = [api, webhooks, cli, testing, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
+const SCENARIOS: Scenario[] = [api, remote, webhooks, cli, testing, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

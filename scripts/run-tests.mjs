@@ -28,7 +28,7 @@ if (files.length === 0) {
 // The longest files run in processes of their own and start first (browser, package, crash and
 // compiler tests, measured at 5–70 s each): started last, they would run on alone at the end
 // while the other CPU sits idle.
-const SOLO = ['package/pack', 'dashboard/dashboard', 'pages/', 'emulator/store-durability', 'dashboard/faults', 'cli/emulator-world', 'emulator/openapi-types', 'http/cross-site-browser', 'emulator/start-command', 'cli/webhooks-listen-failures', 'vitest/', 'examples/'];
+const SOLO = ['package/pack', 'dashboard/dashboard', 'pages/', 'emulator/store-durability', 'dashboard/faults', 'cli/emulator-world', 'emulator/openapi-types', 'http/cross-site-browser', 'emulator/start-command', 'cli/webhooks-listen-failures', 'vitest/', 'examples/', 'network/'];
 const rank = (path) => {
   const i = SOLO.findIndex((f) => path.includes(`/${f}`));
   return i === -1 ? SOLO.length : i;
