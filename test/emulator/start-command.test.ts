@@ -18,7 +18,10 @@ test('--json prints exactly one JSON line; SIGTERM exits 0 and the data survives
     // No --quiet: request logs must go to stderr, never to stdout.
     const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--clock', 'manual']);
     const { ready } = svc;
-    assert.deepEqual(Object.keys(ready).sort(), ['base_url', 'checkout_url', 'data_dir', 'keys']);
+    assert.deepEqual(Object.keys(ready).sort(), ['base_url', 'checkout_url', 'control_token', 'dashboard_url', 'data_dir', 'keys', 'public_url']);
+    assert.equal(ready.control_token, null, 'a loopback emulator makes up no control token');
+    assert.equal(ready.public_url, null);
+    assert.equal(ready.dashboard_url, `${ready.base_url}/dashboard`);
     assert.match(ready.base_url, /^http:\/\/127\.0\.0\.1:\d+$/, 'default host is 127.0.0.1');
     assert.notEqual(new URL(ready.base_url).port, '0', '--port 0 picked a real port');
     assert.equal(ready.checkout_url, `${ready.base_url}/checkout`);
