@@ -10,6 +10,9 @@ export interface ReadyLine {
   checkout_url: string;
   data_dir: string;
   keys: Array<{ name: string; key: string; environment: 'test' | 'live'; scopes: string[]; merchant_id: string; revoked: boolean }>;
+  dashboard_url: string;
+  public_url: string | null;
+  control_token: string | null;
 }
 
 export interface SvcProcess {
