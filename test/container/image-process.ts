@@ -150,6 +150,7 @@ export function mountPoint(path: string): { release(): void } {
       rmSync(join(dir, 'created'), { force: true });
       rmdirSync(path);
       rmSync(dir, { recursive: true, force: true });
+      if (readdirSync(USERS).length === 0) rmdirSync(USERS);
     },
   };
 }
