@@ -150,7 +150,11 @@ export function mountPoint(path: string): { release(): void } {
       rmSync(join(dir, 'created'), { force: true });
       rmdirSync(path);
       rmSync(dir, { recursive: true, force: true });
-      if (readdirSync(USERS).length === 0) rmdirSync(USERS);
+      try {
+        rmdirSync(USERS);
+      } catch {
+        // Another file registered meanwhile: the folder stays for it.
+      }
     },
   };
 }
