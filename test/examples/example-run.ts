@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { packageFile } from '../../emulator/server.js';
@@ -29,22 +29,30 @@ export function runExample(command: string[], opts: { env?: Record<string, strin
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^SVC_/.test(k)) env[k] = v;
   Object.assign(env, { PYTHONDONTWRITEBYTECODE: '1' }, opts.env);
   const child = spawn(process.execPath, [svcBin, 'emulator', 'exec', '--clock', 'manual', '--', ...command], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  return untilExit(child, command.join(' '), opts.onOutput);
+}
+
+/**
+ * Collects a detached child's stdout and stderr (interleaved) until it exits; past
+ * RUN_TIMEOUT_MS its whole process group (svc, the shell, java or python) is killed and the run
+ * fails, so a hung run leaves nothing behind.
+ */
+export function untilExit(child: ChildProcess, label: string, onOutput?: (output: string) => void): Promise<ExampleRun> {
   let output = '';
   const take = (chunk: Buffer) => {
     output += chunk.toString('utf8');
-    opts.onOutput?.(output);
+    onOutput?.(output);
   };
   child.stdout!.on('data', take);
   child.stderr!.on('data', take);
   return new Promise((ok, fail) => {
-    // The whole group (svc, the shell, java or python): a hung run leaves nothing behind.
     const guard = setTimeout(() => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
         // already gone
       }
-      fail(new Error(`${command.join(' ')} did not finish within ${RUN_TIMEOUT_MS} ms:\n${output}`));
+      fail(new Error(`${label} did not finish within ${RUN_TIMEOUT_MS} ms:\n${output}`));
     }, RUN_TIMEOUT_MS);
     child.once('error', (err) => (clearTimeout(guard), fail(err)));
     child.once('close', (code) => {

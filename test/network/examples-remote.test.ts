@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNetnsPair, netnsUnavailable, startEmulatorOn, type NetEmulator, type NetnsPair } from '../helpers/netns.js';
-import { repoRoot } from '../examples/example-run.js';
+import { repoRoot, untilExit, type ExampleRun } from '../examples/example-run.js';
 
 // Tests in other languages against an emulator on another host, as a compose setup runs them:
 // the emulator on network host `svc` (--host 0.0.0.0, --allow-host svc and app, a control
@@ -18,13 +18,7 @@ import { repoRoot } from '../examples/example-run.js';
 const PORT = 4242;
 const TOKEN = 'tok_examples_remote_0123456789';
 const TEST_KEY = 'svc_test_acme0all0scopes0000000000001';
-const RUN_TIMEOUT_MS = 90_000;
 const unavailable = netnsUnavailable();
-
-interface Run {
-  code: number | null;
-  output: string;
-}
 
 describe('the example suites from another network host', { skip: unavailable ? `skipped: ${unavailable}` : false }, () => {
   let pair: NetnsPair;
@@ -50,25 +44,11 @@ describe('the example suites from another network host', { skip: unavailable ? `
   }
 
   /** `command` on host `app`, from the repository root, with only the environment a container would have. */
-  function runOnApp(command: string[], env: Record<string, string>): Promise<Run> {
+  function runOnApp(command: string[], env: Record<string, string>): Promise<ExampleRun> {
     const [file, argv] = pair.argv(pair.app, command[0]!, command.slice(1));
     const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? scratch, PYTHONDONTWRITEBYTECODE: '1' };
     const child = spawn(file, argv, { cwd: repoRoot, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let output = '';
-    child.stdout!.on('data', (c: Buffer) => (output += c.toString('utf8')));
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString('utf8')));
-    return new Promise((ok, fail) => {
-      const guard = setTimeout(() => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-        fail(new Error(`${command.join(' ')} did not finish within ${RUN_TIMEOUT_MS} ms:\n${output}`));
-      }, RUN_TIMEOUT_MS);
-      child.once('error', (err) => (clearTimeout(guard), fail(err)));
-      child.once('close', (code) => (clearTimeout(guard), ok({ code, output })));
-    });
+    return untilExit(child, command.join(' '));
   }
 
   const remoteEnv = (token: string | undefined) => ({
