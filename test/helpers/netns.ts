@@ -13,10 +13,7 @@ export { createNetnsPair, netnsUnavailable, type NetHost, type NetnsPair };
 const REQUEST_TIMEOUT_MS = 15_000;
 const PEER_SCRIPT = fileURLToPath(new URL('./net-peer.js', import.meta.url));
 
-export interface EmulatorReady extends ReadyLine {
-  public_url?: string;
-  control_token?: string | null;
-}
+export type EmulatorReady = ReadyLine;
 
 export interface NetEmulator {
   ready: EmulatorReady;
