@@ -197,16 +197,48 @@ describe('the emulator on one network host, its users on another', { skip: unava
     assert.equal(event.data.payment.id, paid.json.data.id);
   });
 
-  test('Chromium on the app host opens the dashboard through the token link and advances the clock from it', { skip: existsSync(CHROMIUM) ? false : `needs ${CHROMIUM} (node scripts/ensure-test-tools.mjs installs it)` }, async () => {
+  /** Chromium inside the app namespace. */
+  function launchOnApp(): Promise<Browser> {
     // playwright-core starts `executablePath` with the browser's flags and talks to it over
     // pipes; this wrapper puts the real browser inside the app namespace (ip netns exec keeps
     // the pipes' descriptors).
     const wrapper = join(scratch, 'chromium-in-app');
     writeFileSync(wrapper, `#!/bin/sh\nexec ip netns exec ${pair.app.ns} ${CHROMIUM} "$@"\n`);
     chmodSync(wrapper, 0o755);
+    return chromium.launch({ executablePath: wrapper, headless: true, args: BROWSER_ARGS });
+  }
+  const needsChromium = { skip: existsSync(CHROMIUM) ? false : `needs ${CHROMIUM} (node scripts/ensure-test-tools.mjs installs it)` };
+
+  test('a payer\'s Chromium on the app host pays a link on hosted checkout through the public URL', needsChromium, async () => {
+    const created = await call('POST', '/v1/api/payment-links', { headers: keyed(TEST_KEY, 'co'), body: { title: 'Across the link', amount: 900, currency: 'USD' } });
+    assert.equal(created.status, 201, created.body);
+    const checkoutUrl = `${emu.ready.checkout_url}/${created.json.data.link_code}`;
+    assert.ok(checkoutUrl.startsWith(`${PUBLIC_URL}/checkout/PL-`), checkoutUrl);
     let browser: Browser | undefined;
     try {
-      browser = await chromium.launch({ executablePath: wrapper, headless: true, args: BROWSER_ARGS });
+      browser = await launchOnApp();
+      const page = await browser.newPage();
+      page.setDefaultTimeout(15_000);
+      const opened = await page.goto(checkoutUrl);
+      assert.equal(opened?.status(), 200);
+      await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+      await page.getByLabel('Expiry').fill('12/34');
+      await page.getByLabel('CVC').fill('123');
+      await page.getByRole('button', { name: 'Pay $9.00' }).click();
+      await page.getByText('Payment received').waitFor();
+      assert.ok(page.url().startsWith(PUBLIC_URL), page.url());
+    } finally {
+      await browser?.close();
+    }
+    const link = await call('GET', `/v1/api/payment-links/${created.json.data.id}`, { headers: keyed(TEST_KEY) });
+    assert.equal(link.json.data.payment_count, 1, link.body);
+    assert.equal(link.json.data.total_collected, 900);
+  });
+
+  test('Chromium on the app host opens the dashboard through the token link and advances the clock from it', needsChromium, async () => {
+    let browser: Browser | undefined;
+    try {
+      browser = await launchOnApp();
       const context = await browser.newContext();
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
