@@ -3,6 +3,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Services } from '../services.js';
 import { ApiError } from '../errors.js';
 import { refuseUnexpectedQuery, sendError, sendJson, successBody } from '../gateway/envelope.js';
+import { withoutEmptyParams } from '../gateway/query.js';
 import { controlRoutes } from './routes.js';
 import { worldControlRoutes } from './world-routes.js';
 import { faultControlRoutes } from '../faults/control.js';
@@ -34,7 +35,7 @@ export function controlRouter(services: Services): Router {
         let query: unknown = req.query;
         if (!route.query) refuseUnexpectedQuery(req.query);
         else {
-          const parsed = route.query.safeParse(query);
+          const parsed = route.query.safeParse(withoutEmptyParams(req.query, route.query));
           if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error, 'query'));
           query = parsed.data;
         }

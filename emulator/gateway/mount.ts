@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import { findKey, MERCHANTS, type KeyRecord, type MerchantRecord } from '../resources/merchants/records.js';
 import { refuseUnexpectedQuery, sendError, sendJson, successBody } from './envelope.js';
 import { checkBodyKey, checkKey, fingerprint, IdempotencyLedger } from './idempotency.js';
+import { withoutEmptyParams } from './query.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RouteDef } from './route.js';
 import { applyAfter, applyBefore, takeApiFault } from '../faults/api.js';
@@ -130,7 +131,7 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
       out = services.store.transaction((tx) => {
         const input = {
           params: parse(route.params, req.params, 'path'),
-          query: route.query ? parse(route.query, req.query, 'query') : refuseUnexpectedQuery(req.query),
+          query: route.query ? parse(route.query, withoutEmptyParams(req.query, route.query), 'query') : refuseUnexpectedQuery(req.query),
           body: parse(route.body, body, 'body'),
         };
         const data = route.handler(ctx, input, tx);

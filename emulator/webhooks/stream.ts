@@ -7,6 +7,7 @@ import type { Op } from '../store/memory-store.js';
 import { ApiError, invalid } from '../errors.js';
 import { EVENT_TYPES } from '../../contract/common.js';
 import { sendError } from '../gateway/envelope.js';
+import { withoutEmptyParams } from '../gateway/query.js';
 import { authenticate } from '../gateway/mount.js';
 import { EVENTS, type EventRecord } from '../resources/events/outbox.js';
 import type { Environment } from '../resources/merchants/records.js';
@@ -121,7 +122,7 @@ export class StreamHub {
       const { key, merchant } = authenticate(this.services, req.headers.authorization);
       res.locals.keyRecord = key;
       if (!key.scopes.includes('payments:read')) throw new ApiError('FORBIDDEN', 'This API key lacks the payments:read scope.');
-      const parsed = Query.safeParse(req.query);
+      const parsed = Query.safeParse(withoutEmptyParams(req.query, Query)); // ?types=&cursor= is no filter, no cursor
       if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error, 'query'));
       const types = parseTypes(parsed.data.types);
       const after = resumePoint(req.get('last-event-id'), parsed.data);
