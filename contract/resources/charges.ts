@@ -8,7 +8,7 @@ export const CreateCharge = z
     mandate_id: z.string().min(1),
     amount_cents: MinorUnits.meta({ description: "At most the mandate's max_amount_cents" }),
     currency: Currency.meta({ description: "Must equal the mandate's currency" }),
-    idempotency_key: headerSafeString(MAX_KEY_LENGTH).meta({ description: "The merchant's cycle key: one charge per mandate and key, ever; a retry returns the original payment" }),
+    idempotency_key: headerSafeString(MAX_KEY_LENGTH).meta({ description: "The merchant's cycle key: one charge per mandate and key for 24 h from its first use (a retry within them returns the original payment; after them the key charges again)" }),
     outcome: z.enum(['completed', 'failed']).optional().meta({ description: 'Test mandates only: forces the result' }),
   })
   .meta({ id: 'CreateCharge' });

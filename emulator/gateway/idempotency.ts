@@ -4,7 +4,7 @@ import type { Services } from '../services.js';
 import type { Transaction } from '../store/store.js';
 import { ApiError } from '../errors.js';
 import { headerSafeProblem } from '../../contract/header-safe.js';
-import { LIFETIME_MS, MAX_KEY_LENGTH, type IdempotencyHeader } from '../../contract/idempotency.js';
+import { keyHeld, MAX_KEY_LENGTH, type IdempotencyHeader } from '../../contract/idempotency.js';
 
 // The spec's eight idempotency rules, once, for every route that takes a key.
 //
@@ -78,7 +78,7 @@ export class IdempotencyLedger {
     const id = this.recordId(merchantId, key);
     if (this.inFlight.has(id)) throw new ApiError('IDEMPOTENCY_IN_FLIGHT', 'A request with this idempotency key is still being processed; retry shortly.');
     const stored = this.services.store.get(IDEMPOTENCY, id);
-    if (stored && this.services.clock.now() - stored.created_at_ms < LIFETIME_MS) {
+    if (stored && keyHeld(stored.created_at_ms, this.services.clock.now())) {
       if (stored.fingerprint !== print) {
         throw new ApiError('IDEMPOTENCY_CONFLICT', 'This idempotency key was already used with a different request body (or route, or environment).');
       }

@@ -1,11 +1,13 @@
 import type { MerchantContext } from '../../services.js';
 import type { Transaction } from '../../store/store.js';
 import { ApiError, invalid } from '../../errors.js';
-import { createPayment, cycleKey, PAYMENTS, toPublicPayment } from '../payments/domain.js';
+import { createPayment, cycleKey, PAYMENTS, toPublicPayment, type PaymentRecord } from '../payments/domain.js';
 import type { Payment } from '../../../contract/resources/payments.js';
 import { getOwnMandate, type MandateRecord } from '../mandates/domain.js';
 import { debitUser, userBalance, USERS } from '../users/domain.js';
 import type { CreateCharge } from '../../../contract/resources/charges.js';
+import { keyHeld } from '../../../contract/idempotency.js';
+import { parseMicros } from '../../ids.js';
 
 // Charges: a draw against a mandate, settled synchronously through createPayment (so the
 // payment shows in the read, the list and the summary, credits the merchant's wallet and
@@ -33,16 +35,29 @@ function decide(ctx: MerchantContext, mandate: MandateRecord, amount: number, ou
   return userBalance(user, ctx.environment, mandate.currency) >= amount ? { status: 'completed', userId: user.id } : { status: 'failed' };
 }
 
+/**
+ * The payment this cycle key made on this mandate within the key's 24 h (rule 3), if any. A key
+ * is first used when its payment is created; from 24 h after that it is free again and charges
+ * anew, so the index may hold one payment per 24 h window: the newest is the one that counts.
+ */
+function heldCycle(ctx: MerchantContext, mandateId: string, key: string): PaymentRecord | undefined {
+  let newest: PaymentRecord | undefined;
+  for (const p of ctx.store.byIndex(PAYMENTS, 'by_mandate_cycle', cycleKey(mandateId, key))) {
+    if (!newest || p.created_at > newest.created_at) newest = p;
+  }
+  return newest && keyHeld(Math.floor(parseMicros(newest.created_at) / 1000), ctx.clock.now()) ? newest : undefined;
+}
+
 export function createCharge(ctx: MerchantContext, input: CreateCharge, tx: Transaction): Payment {
   const mandate = getOwnMandate(ctx, input.mandate_id);
   // The cycle key is checked before the mandate's state: a retry of a charge that went
   // through returns it even if the mandate was revoked since.
-  const [earlier] = ctx.store.byIndex(PAYMENTS, 'by_mandate_cycle', cycleKey(mandate.id, input.idempotency_key));
+  const earlier = heldCycle(ctx, mandate.id, input.idempotency_key);
   if (earlier) {
     if (earlier.amount !== input.amount_cents || earlier.currency !== input.currency) {
       throw new ApiError(
         'IDEMPOTENCY_CONFLICT',
-        `idempotency_key "${input.idempotency_key}" already charged this mandate ${earlier.amount} ${earlier.currency} (payment ${earlier.id}); use a new key for a new cycle.`,
+        `idempotency_key "${input.idempotency_key}" already charged this mandate ${earlier.amount} ${earlier.currency} (payment ${earlier.id}) in the last 24 h; use a new key for a new cycle.`,
       );
     }
     return toPublicPayment(earlier);
