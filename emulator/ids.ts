@@ -64,7 +64,8 @@ export class Timestamps {
 export function formatMicros(micros: number): string {
   const ms = Math.floor(micros / 1000);
   const iso = new Date(ms).toISOString(); // 2026-11-21T12:00:00.123Z
-  return `${iso.slice(0, -1)}${String(micros % 1000).padStart(3, '0')}Z`;
+  // Before 1970 `micros % 1000` is negative: the microseconds past the floored millisecond are its positive remainder.
+  return `${iso.slice(0, -1)}${String(((micros % 1000) + 1000) % 1000).padStart(3, '0')}Z`;
 }
 
 /**
