@@ -28,6 +28,10 @@ export interface CliIO {
   cwd: string;
   /** The API client's wait between retries (real timers when absent). */
   sleep?(ms: number): Promise<void>;
+  /** Unix time in ms where a command checks a time against now (signature tolerance); Date.now when absent. */
+  now?(): number;
+  /** Stops a command that runs until interrupted (listen --port), as Ctrl-C does; the process's SIGINT/SIGTERM when absent. */
+  interrupt?: AbortSignal;
 }
 
 /** The real process's streams, environment and folder. */

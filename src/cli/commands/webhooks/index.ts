@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { DEFAULT_TOLERANCE_SECONDS } from '../../../../contract/signature-tolerance.js';
 import { intFlag } from '../../parse.js';
 import { apiOptions, examples, lazy, writeOptions } from '../../options.js';
 
@@ -56,7 +57,7 @@ Each forward is kept in a local log for \`svc webhooks replay\`.`,
       .requiredOption('--secret <secret>', "the endpoint's signing secret")
       .requiredOption('--header <value>', 'the Svc-Signature header, t=…,v1=…')
       .option('--body-file <path>', 'the raw body (default: stdin)')
-      .option('--tolerance <seconds>', 'allowed clock difference', intFlag(0, 10 * 365 * 86_400), 300)
+      .option('--tolerance <seconds>', 'allowed clock difference, either way', intFlag(0, 10 * 365 * 86_400), DEFAULT_TOLERANCE_SECONDS)
       .option('--json', 'print the verdict as JSON')
       .action(lazy(() => import('./verify.js'))),
     ["svc webhooks verify --secret \"$SECRET\" --header 't=1763700000,v1=5f…' --body-file body.json", "cat body.json | svc webhooks verify --secret \"$SECRET\" --header \"$SIG\""],

@@ -34,7 +34,7 @@ export async function runReceiver(flags: ListenFlags & { forward: string }, io: 
       const header = req.headers['svc-signature'] as string | undefined;
       const type = (req.headers['svc-event'] as string | undefined) ?? 'unknown';
       const deliveryId = (req.headers['svc-delivery'] as string | undefined) ?? 'unknown';
-      const verdict = verifySignature({ secret, header, body });
+      const verdict = verifySignature({ secret, header, body, now: Math.floor((io.now?.() ?? Date.now()) / 1000) });
       if (!verdict.ok) {
         res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: verdict.reason, message: verdict.message }));
         printForward(out, { type, event_id: '', delivery_id: deliveryId }, { status_code: null, latency_ms: 0, error: `rejected: ${verdict.reason}` });
@@ -69,9 +69,14 @@ export async function runReceiver(flags: ListenFlags & { forward: string }, io: 
       `Forwarding verified deliveries to ${out.e.cyan(flags.forward)} · Ctrl-C to stop`,
     ].join('\n'),
   );
-  // Runs until the process is signalled: the receiver is a process-level command.
+  // Runs until the process is signalled (or the IO's interrupt fires: a test running it in-process).
   await new Promise<void>((ok) => {
     const stop = () => server.close(() => ok());
+    if (io.interrupt) {
+      if (io.interrupt.aborted) stop();
+      else io.interrupt.addEventListener('abort', stop, { once: true });
+      return;
+    }
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

@@ -16,16 +16,20 @@ interface Flags {
 }
 
 export async function run(_a: string[], flags: Flags, io: CliIO): Promise<void> {
+  if (flags.secret === '') throw new UsageError('--secret is empty: give the endpoint secret (an empty key never verifies).');
   const body = flags.bodyFile !== undefined ? readBodyFile(flags.bodyFile) : await readStdin(io.stdin);
-  const verdict = verifySignature({ secret: flags.secret, header: flags.header, body, toleranceSeconds: flags.tolerance });
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor((io.now?.() ?? Date.now()) / 1000);
+  const verdict = verifySignature({ secret: flags.secret, header: flags.header, body, toleranceSeconds: flags.tolerance, now });
   const data = verdict.ok
-    ? { valid: true, reason: null, message: `signed ${now - verdict.timestamp} s ago`, timestamp: verdict.timestamp }
+    ? { valid: true, reason: null, message: signedWhen(now - verdict.timestamp), timestamp: verdict.timestamp }
     : { valid: false, reason: verdict.reason, message: verdict.message, timestamp: null };
   const out = new Output(io, Boolean(flags.json));
   out.result(data, verdict.ok ? out.c.green('✓ valid signature') : out.c.red(`✗ invalid signature: ${data.reason}`), () => out.kv([['detail', data.message]]));
   if (!verdict.ok) throw new SilentExit(EXIT.api);
 }
+
+/** How long ago the signature was made; a sender whose clock runs ahead signs "in the future". */
+const signedWhen = (ageSeconds: number) => (ageSeconds < 0 ? `signed ${-ageSeconds} s in the future` : `signed ${ageSeconds} s ago`);
 
 function readBodyFile(path: string): Buffer {
   try {
