@@ -129,7 +129,9 @@ export const ROUTES = {
     path: '/v1/api/payouts',
     scope: 'payouts:create',
     business: true,
-    idempotency: { header: 'X-Idempotency-Key', required: true },
+    // Rule 1: the key is "also sent" on payouts, not required. Without one a payout has no
+    // replay protection (two identical POSTs are two payouts); with one every rule applies.
+    idempotency: { header: 'X-Idempotency-Key', required: false },
     status: 201,
     summary: 'Send a payout to an approved payee; the wallet is debited at acceptance',
   },

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cliSession, familySmokeTest } from './cli.js';
+import { cliSession, familySmokeTest, recordedWaits } from './cli.js';
 
 // payouts create|get|list, gift-cards redeem and fleet-cards redeem (in-process).
 
@@ -20,6 +20,25 @@ test('payouts create/get/list', async () => {
   const revoked = await svc(['payouts', 'create', '--payee', 'payee_old', '--amount', '100', '--currency', 'USD']);
   assert.equal(revoked.code, 1);
   assert.match(revoked.stderr, /VALIDATION_ERROR/);
+});
+
+test('payouts create sends an X-Idempotency-Key by default (the route no longer requires one): a lost answer is recovered by a replay, one payout', async () => {
+  const added = await cli.emu.request('POST', '/_emulator/faults', { key: null, body: { route: 'POST /v1/api/payouts', kind: 'status', status: 502, after_commit: true, times: 1 } });
+  assert.equal(added.status, 201, added.text);
+  const total = async () => (await cli.emu.request('GET', '/v1/api/payouts?limit=1')).json.data.total as number;
+  const before = await total();
+  const waits = recordedWaits();
+  const r = await svc(['payouts', 'create', '--payee', 'payee_ada', '--amount', '300', '--currency', 'USD', '--json'], undefined, { sleep: waits.sleep });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /recovered by an idempotent replay: attempt 2 reused the idempotency key/);
+  assert.equal(await total(), before + 1, 'the retry carried the same key: exactly one payout');
+  // --idempotency-key is the key sent: the same key again replays the same payout.
+  const key = `cli-payout-${process.pid}`;
+  const first = await svc(['payouts', 'create', '--payee', 'payee_ada', '--amount', '301', '--currency', 'USD', '--idempotency-key', key, '--json']);
+  const again = await svc(['payouts', 'create', '--payee', 'payee_ada', '--amount', '301', '--currency', 'USD', '--idempotency-key', key, '--json']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(again.json().id, first.json().id);
+  assert.equal(await total(), before + 2);
 });
 
 test('gift-cards redeem and fleet-cards redeem; a retry with the same key returns the original; card errors exit 1', async () => {
