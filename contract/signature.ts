@@ -127,13 +127,16 @@ export function generateTestHeaderString(opts: TestHeaderOptions): string {
   return `t=${timestamp},${scheme}=${opts.signature ?? hmacHex(secret, timestamp, payload)}`;
 }
 
-/** The headers of a delivery, named as node:http hands them to a handler (lower case). */
-export interface TestDeliveryHeaders {
+/**
+ * The headers of a delivery, named as node:http hands them to a handler (lower case). A type,
+ * not an interface, so it fits fetch's and node:http's header records as it is.
+ */
+export type TestDeliveryHeaders = {
   'content-type': 'application/json';
   'svc-signature': string;
   'svc-event': string;
   'svc-delivery': string;
-}
+};
 
 interface TestDeliveryCommon {
   secret: string;

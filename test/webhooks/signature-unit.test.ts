@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import {
   generateTestDelivery,
   generateTestHeaderString,
@@ -245,4 +246,8 @@ export function typeChecks(): void {
   generateTestHeaderString({ payload: { type: 'x' }, secret });
   void fromEvent;
   void fromBytes;
+  // A test delivery goes to fetch or node:http as it is.
+  const d = generateTestDelivery({ event: { type: 'payment.completed' }, secret });
+  void fetch('http://127.0.0.1:1/webhooks', { method: 'POST', headers: d.headers, body: d.body });
+  void httpRequest('http://127.0.0.1:1/webhooks', { method: 'POST', headers: d.headers }).end(d.body);
 }
