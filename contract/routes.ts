@@ -133,6 +133,8 @@ export const ROUTES = {
     // replay protection (two identical POSTs are two payouts); with one every rule applies.
     idempotency: { header: 'X-Idempotency-Key', required: false },
     status: 201,
+    // 404: payee_id names no payee of the caller's (a body reference, as a charge's mandate_id).
+    errors: ['NOT_FOUND'],
     summary: 'Send a payout to an approved payee; the wallet is debited at acceptance',
   },
   getPayout: {

@@ -82,7 +82,9 @@ export function payeeDayTotal(services: Pick<Services, 'store'>, payeeId: string
 
 function checkPayee(ctx: MerchantContext, input: CreatePayout): PayeeRecord {
   const payee = findOwn<PayeeRecord>(ctx, PAYEES, input.payee_id);
-  if (!payee) throw invalid('payee_id', 'no such payee');
+  // Absent, another merchant's or the other environment's: 404 as for every absent resource
+  // (a charge's mandate_id does the same); only a payee that exists can be refused for its state.
+  if (!payee) throw notFound('payee');
   if (payee.status === 'revoked') throw invalid('payee_id', 'this payee has been revoked');
   if (payee.status !== 'approved') throw invalid('payee_id', 'this payee has not been approved by the business owner yet');
   if (input.currency !== payee.currency) throw invalid('currency', `must equal the payee's currency (${payee.currency})`);
