@@ -9,7 +9,9 @@ export const RedeemGiftCard = z
   .strictObject({
     merchant_wallet_id: z.string().min(1).meta({ description: "The customer's per-merchant pocket (what a POS QR encodes)" }),
     amount: MinorUnits.meta({ description: "Minor units of the wallet's currency" }),
-    ...redemptionRequestFields('Multi-location reporting only; a station-scoped key stamps its own'),
+    ...redemptionRequestFields(
+      "Multi-location reporting: recorded on the transaction as sent (null when absent), with every key. Unlike fleet cards, a station-scoped key does not replace it with the key's own location",
+    ),
   })
   .meta({ id: 'RedeemGiftCard' });
 

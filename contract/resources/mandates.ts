@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { IsoTimestamp, MinorUnits, WalletCurrency } from '../common.js';
+import { IsoTimestamp, MinorUnits, NOT_BLANK, WalletCurrency } from '../common.js';
+import { PHONE_DESCRIPTION, PhoneNumber } from '../phone.js';
 
 export const MandateRail = z.enum(['card', 'wallet']);
 /** pending (waiting for the customer's approval) → active → revoked. docs/spec-gaps.md. */
@@ -8,18 +9,27 @@ export const MandateStatus = z.enum(['pending', 'active', 'revoked']);
 export const CreateMandate = z
   .strictObject({
     rail: MandateRail,
-    customer_ref: z.string().trim().min(1, 'must not be empty').max(255).meta({ description: "The merchant's own customer id, echoed back" }),
+    customer_ref: z.string().trim().min(1, 'must not be empty').max(255).meta({ ...NOT_BLANK, description: "The merchant's own customer id, echoed back (trimmed)" }),
     currency: WalletCurrency.meta({ description: 'Card rail: USD only. Wallet rail: USD or LRD' }),
     max_amount_cents: MinorUnits.meta({ description: 'Per-charge cap, minor units' }),
     customer_email: z.email().max(254).optional().meta({ description: 'For card receipts' }),
-    customer_phone: z
-      .string()
-      .min(1)
-      .max(32)
-      .optional()
-      .meta({ description: "Wallet rail only (emulator addition): the customer's wallet phone. A test mandate binds to that test user at once; a live one can be approved only from that phone" }),
+    customer_phone: PhoneNumber.optional().meta({
+      description: `Wallet rail only (emulator addition): the customer's wallet phone. A test mandate binds to that test user at once (422 when no user has it); a live one can be approved only from that phone. ${PHONE_DESCRIPTION}`,
+    }),
   })
-  .meta({ id: 'CreateMandate' });
+  // The rail's rules, checked here (they need nothing but the body) and stated to the document
+  // as the two shapes a body may take.
+  .superRefine((m, ctx) => {
+    if (m.rail === 'card' && m.currency !== 'USD') ctx.addIssue({ code: 'custom', path: ['currency'], message: 'the card rail takes USD only' });
+    if (m.rail === 'card' && m.customer_phone !== undefined) ctx.addIssue({ code: 'custom', path: ['customer_phone'], message: 'is for the wallet rail only' });
+  })
+  .meta({
+    id: 'CreateMandate',
+    anyOf: [
+      { title: 'Wallet rail', properties: { rail: { const: 'wallet' } } },
+      { title: 'Card rail: USD, no customer_phone', properties: { rail: { const: 'card' }, currency: { const: 'USD' }, customer_phone: false } },
+    ],
+  });
 
 export const SavedCard = z.object({
   brand: z.string(),
@@ -55,7 +65,7 @@ export const CreatedMandate = z
   })
   .meta({ id: 'CreatedMandate' });
 
-export const MandateIdParams = z.object({ id: z.string() });
+export const MandateIdParams = z.object({ id: z.string().min(1) });
 
 /** The card the customer types on the approval page (or the CLI sends through the control API). */
 export const CardDetails = z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Environment, WalletCurrency } from '../common.js';
+import { Environment, NOT_BLANK, WalletCurrency } from '../common.js';
 
 // Payees are set up on the dashboard (the emulator's control API), never with an API key:
 // the spec forbids authorizing payout destinations or raising caps from the merchant API.
@@ -27,7 +27,7 @@ export const Payee = z
 export const AddPayee = z.strictObject({
   merchant_id: z.string().min(1),
   environment: Environment,
-  name: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1).max(200).meta(NOT_BLANK),
   currency: WalletCurrency,
   per_payout_cap: Cap,
   daily_cap: Cap,

@@ -48,6 +48,6 @@ export const CurrencySummary = z.object({
 });
 export const PaymentSummary = z.object({ summary: z.array(CurrencySummary), since: IsoTimestamp.nullable() });
 
-export const PaymentIdParams = z.object({ id: z.string() });
+export const PaymentIdParams = z.object({ id: z.string().min(1) });
 
 export type Payment = z.infer<typeof Payment>;

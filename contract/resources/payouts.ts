@@ -51,7 +51,7 @@ export const PayoutList = z
   })
   .meta({ id: 'PayoutList' });
 
-export const PayoutIdParams = z.object({ id: z.string() });
+export const PayoutIdParams = z.object({ id: z.string().min(1) });
 
 /** Control API: the outcomes the provider gives the next payouts, in order. */
 export const QueuePayoutOutcomes = z.strictObject({

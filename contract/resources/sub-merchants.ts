@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { IsoTimestamp } from '../common.js';
+import { IsoTimestamp, NOT_BLANK } from '../common.js';
+import { PHONE_DESCRIPTION, PhoneNumber } from '../phone.js';
 
-const Phone = z.string().min(1).max(32).meta({ description: "The manager's phone, E.164 (+231770000201) or national (0770000201)" });
+const Phone = PhoneNumber.meta({ description: `The manager's phone. ${PHONE_DESCRIPTION}` });
 
 export const StartSubMerchant = z.strictObject({ manager_phone: Phone }).meta({ id: 'StartSubMerchant' });
 
@@ -11,7 +12,7 @@ export const StartedSubMerchant = z
 
 export const CompleteSubMerchant = z
   .strictObject({
-    merchant_name: z.string().trim().min(1, 'must not be empty').max(200),
+    merchant_name: z.string().trim().min(1, 'must not be empty').max(200).meta(NOT_BLANK),
     manager_phone: Phone,
     otp: z.string().min(1).max(12).meta({ description: 'The code sent by SMS (on the emulator: its console, or `svc emulator otp <phone>`)' }),
   })

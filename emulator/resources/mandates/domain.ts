@@ -68,8 +68,7 @@ export function toPublicMandate(services: Pick<Services, 'config'>, m: MandateRe
 const isoNow = (services: Pick<Services, 'clock'>) => isoMicros(services.clock.now());
 
 export function createMandate(ctx: MerchantContext, input: CreateMandate, tx: Transaction) {
-  if (input.rail === 'card' && input.currency !== 'USD') throw invalid('currency', 'the card rail takes USD only');
-  if (input.rail === 'card' && input.customer_phone !== undefined) throw invalid('customer_phone', 'is for the wallet rail only');
+  // The card rail's rules (USD only, no customer_phone) and the phone's format are the body schema's (contract/resources/mandates.ts).
   let phone: string | null = null;
   let user: UserRecord | undefined;
   if (input.customer_phone !== undefined) {
