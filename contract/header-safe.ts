@@ -1,15 +1,21 @@
-import { z } from 'zod';
-
-// What a client-chosen token that travels in an HTTP header may hold: idempotency keys (rule 2:
-// "any string of at most 255 characters") and X-Trace-ID. "Header-safe" is printable ASCII,
-// space included (0x20–0x7e), 1 to `max` characters, with no space at either end: HTTP trims
-// whitespace around header values, so such a value could not arrive as sent. Everything else
-// is refused by name, so a client learns exactly what to fix.
+// What travels in an HTTP header. FIELD_VALUE_PATTERN: anything HTTP lets a header value hold
+// (idempotency keys in headers are any such value of 1-255 bytes: contract/idempotency.ts).
+// "Header-safe": the narrower rule X-Trace-ID is still echoed under — printable ASCII, space
+// included (0x20–0x7e), 1 to `max` characters, with no space at either end.
 
 /** A client's X-Trace-ID is echoed when it is header-safe and at most this long; otherwise one is generated. */
 export const MAX_TRACE_ID_LENGTH = 255;
 
 export const HEADER_SAFE_PATTERN = '^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$';
+
+/**
+ * What any HTTP header value can hold (RFC 9110 field-value), as a JSON Schema pattern: visible
+ * ASCII, spaces and tabs inside, and the bytes 0x80-0xFF, which node reads one byte per
+ * character (latin1), so U+0080-U+00FF here stand for those bytes. Node's parser refuses
+ * anything else before a route sees it and trims spaces and tabs at either end: a header value
+ * that arrived always matches. Idempotency keys in headers are exactly this (1-255 bytes).
+ */
+export const FIELD_VALUE_PATTERN = '^[\\x21-\\x7e\\x80-\\xff]([\\t\\x20-\\x7e\\x80-\\xff]*[\\x21-\\x7e\\x80-\\xff])?$';
 
 const describeChar = (ch: string) => {
   const code = ch.codePointAt(0)!;
@@ -33,13 +39,3 @@ export function headerSafeProblem(value: string, max: number): string | null {
 }
 
 export const isHeaderSafe = (value: string, max: number) => headerSafeProblem(value, max) === null;
-
-/** The same rule as a zod string (body keys): the JSON schema shows it, the messages are the ones above. */
-export function headerSafeString(max: number) {
-  const problem = (iss: { input?: unknown }) => headerSafeProblem(String(iss.input), max) ?? 'is not header-safe';
-  return z
-    .string()
-    .min(1, { abort: true, error: 'is empty' })
-    .max(max, { abort: true, error: problem })
-    .regex(new RegExp(HEADER_SAFE_PATTERN), { error: problem });
-}

@@ -33,7 +33,9 @@ export const ROUTES = {
     method: 'POST',
     path: '/v1/api/charges',
     scope: 'payments:create',
-    idempotency: { header: 'X-Idempotency-Key', required: true },
+    // The body's idempotency_key is the cycle key, a key like any other (422
+    // IDEMPOTENCY_KEY_REQUIRED / _INVALID), replayed per mandate by the route itself.
+    idempotency: { header: 'X-Idempotency-Key', required: true, routeKeyField: 'idempotency_key' },
     status: 201,
     errors: ['NOT_FOUND', 'MANDATE_NOT_ACTIVE'],
     summary: 'Charge a mandate; returns the payment synchronously (a decline is a failed payment, not an error)',

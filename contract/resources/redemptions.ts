@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { Environment, IsoTimestamp, WalletCurrency } from '../common.js';
-import { MAX_KEY_LENGTH, type IdempotencyPolicy } from '../idempotency.js';
-import { headerSafeString } from '../header-safe.js';
+import type { IdempotencyPolicy } from '../idempotency.js';
+import { bodyIdempotencyKey } from '../idempotency-key.js';
 
 // What every point-of-sale redemption (gift cards, fleet cards) has in common: the request's
 // trailing fields, the transaction's common fields, and the rule that the body's
 // idempotency_key is the replay key. Each card type keeps its own id, amount and checks.
 
-/** Same rule as the idempotency header: 1–255 header-safe characters (inner spaces allowed). */
-export const BodyIdempotencyKey = headerSafeString(MAX_KEY_LENGTH).meta({ description: 'Body idempotency key (not a header): a retry with the same key and body returns the original result' });
+/** Any Unicode string of 1–255 characters (contract/idempotency.ts); a header key counts bytes instead. */
+export const BodyIdempotencyKey = bodyIdempotencyKey().meta({
+  description: 'Body idempotency key (not a header): any Unicode string of 1-255 characters (code points), compared exactly; a retry with the same key and body returns the original result',
+});
 
 /** The body's idempotency_key is required and replayed on its own; the header is optional. */
 export const redemptionIdempotency: IdempotencyPolicy = { header: 'X-Idempotency-Key', required: false, bodyField: 'idempotency_key' };

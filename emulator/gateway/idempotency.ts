@@ -3,8 +3,7 @@ import { hash } from 'node:crypto'; // one-shot: no Hash object per request
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/store.js';
 import { ApiError } from '../errors.js';
-import { headerSafeProblem } from '../../contract/header-safe.js';
-import { keyHeld, MAX_KEY_LENGTH, type IdempotencyHeader } from '../../contract/idempotency.js';
+import { BODY_KEY_RULE, bodyKeyProblem, HEADER_KEY_RULE, headerKeyProblem, keyHeld, type IdempotencyHeader } from '../../contract/idempotency.js';
 
 // The spec's eight idempotency rules, once, for every route that takes a key.
 //
@@ -29,27 +28,27 @@ export interface IdempotencyRecord {
   created_at_ms: number;
 }
 
-const RULE = `1 to ${MAX_KEY_LENGTH} printable ASCII characters, inner spaces allowed; a UUID works`;
-
-/** Rule 2 and 4: any header-safe string of at most 255 characters (schema/header-safe.ts). */
+/**
+ * Rules 2 and 4 for a header key: whatever node's parser let through is a key, if it is 1 to
+ * 255 bytes long (contract/idempotency.ts). Characters are not checked: HTTP already decided.
+ */
 export function checkKey(header: IdempotencyHeader, value: string | undefined, required: boolean): string | undefined {
   if (value === undefined) {
     if (required) throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', `This route requires an ${header} header.`);
     return undefined;
   }
-  const problem = headerSafeProblem(value, MAX_KEY_LENGTH);
-  if (problem) throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${header} ${problem}; it must be ${RULE}.`);
+  const problem = headerKeyProblem(value);
+  if (problem) throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${header} ${problem}; it must be ${HEADER_KEY_RULE}.`);
   return value;
 }
 
-/** The body-field key of `policy.bodyField`: the same rules as the header, named after the field. */
+/** A body-field key (`policy.bodyField`, `policy.routeKeyField`): any Unicode string of 1 to 255 characters. */
 export function checkBodyKey(field: string, body: unknown): string {
   const value = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
   if (value === undefined) throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', `This route requires the body field ${field}.`);
-  if (typeof value !== 'string') throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${field} is ${value === null ? 'null' : `a ${Array.isArray(value) ? 'array' : typeof value}`}; it must be a string of ${RULE}.`);
-  // The same rule as the header, so one key can travel either way.
-  const problem = headerSafeProblem(value, MAX_KEY_LENGTH);
-  if (problem) throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${field} ${problem}; it must be ${RULE}.`);
+  if (typeof value !== 'string') throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${field} is ${value === null ? 'null' : `a ${Array.isArray(value) ? 'array' : typeof value}`}; it must be ${BODY_KEY_RULE}.`);
+  const problem = bodyKeyProblem(value);
+  if (problem) throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${field} ${problem}; it must be ${BODY_KEY_RULE}.`);
   return value;
 }
 

@@ -110,6 +110,8 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
         candidates.push(idemKey);
       }
       if (bodyField) candidates.push(`${bodyField}=${checkBodyKey(bodyField, body)}`);
+      // A key the route keeps itself (a charge's cycle key) is checked the same way, but held by the route.
+      if (route.idempotency.routeKeyField) checkBodyKey(route.idempotency.routeKeyField, body);
       // Fingerprint only when a key is held: a route whose key is optional pays nothing without one.
       const print = candidates.length > 0 ? fingerprint(route.method, req.path, key.environment, body) : '';
       for (const k of candidates) {

@@ -1,7 +1,7 @@
 import type { RouteDef } from '../gateway/route.js';
-import { MAX_KEY_LENGTH } from '../../contract/idempotency.js';
+import { HEADER_KEY_RULE, MAX_KEY_LENGTH } from '../../contract/idempotency.js';
 import type { ErrorCode } from '../errors.js';
-import { HEADER_SAFE_PATTERN } from '../../contract/header-safe.js';
+import { FIELD_VALUE_PATTERN } from '../../contract/header-safe.js';
 import { buildDocument, openApiPath, type OperationSpec } from './builder.js';
 import type { JsonSchema } from './schemas.js';
 
@@ -89,10 +89,11 @@ function idempotencyHeader(route: RouteDef): JsonSchema[] {
       in: 'header',
       required,
       description:
-        `Idempotency key (any UUID, or 1-${MAX_KEY_LENGTH} printable ASCII characters; inner spaces allowed, none at either end), valid 24 h per merchant. ` +
+        `Idempotency key: ${HEADER_KEY_RULE}; compared exactly, valid 24 h from its first use, per merchant. ` +
         (required ? 'Required on this route.' : 'Optional on this route; honoured when sent.') +
-        (bodyField ? ` The body field \`${bodyField}\` is a separate, required key with the same rules.` : ''),
-      schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: HEADER_SAFE_PATTERN },
+        (bodyField ? ` The body field \`${bodyField}\` is a separate, required key (any Unicode string of 1-${MAX_KEY_LENGTH} characters).` : ''),
+      // Characters U+0080-U+00FF stand for the bytes 0x80-0xFF (node reads header bytes as latin1).
+      schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: FIELD_VALUE_PATTERN },
     },
   ];
 }

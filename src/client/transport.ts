@@ -31,8 +31,15 @@ export async function send(url: string, options: SendOptions): Promise<RawRespon
   const target = new URL(url);
   // node:https (and TLS with it) is loaded only for an https:// host.
   const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
-  const headers: Record<string, string> = { ...options.headers, connection: 'close' };
-  if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
+  // Header values go as their UTF-8 bytes (a header string holds one byte per character), so an
+  // idempotency key or trace id with any Unicode can travel, and always as the same bytes: node
+  // would write latin1 on its own, refuse characters beyond U+00FF, and re-encode the headers as
+  // UTF-8 when they share a write with a string body — hence a Buffer body. ASCII is unchanged.
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers)) headers[name] = Buffer.from(value, 'utf8').toString('latin1');
+  headers.connection = 'close';
+  const body = options.body === undefined ? undefined : Buffer.from(options.body, 'utf8');
+  if (body !== undefined) headers['content-length'] = String(body.length);
   return new Promise<RawResponse>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const arm = (code: TransportTimeout['code']) => {
@@ -59,6 +66,6 @@ export async function send(url: string, options: SendOptions): Promise<RawRespon
     });
     req.once('error', fail);
     arm('HEADERS_TIMEOUT');
-    req.end(options.body);
+    req.end(body);
   });
 }

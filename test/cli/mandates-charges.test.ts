@@ -41,6 +41,25 @@ test('mandates create/get/revoke and charges create (completed, failed = exit 0,
   assert.equal(revoked.json().status, 'revoked');
 });
 
+test('--idempotency-key may hold any Unicode: the charge carries it as its cycle key, a retry returns the same payment; a revoke takes one too', async () => {
+  // Body keys are any Unicode text (issue 27). The header carries the same key as UTF-8 bytes,
+  // so characters beyond U+00FF (which a header string cannot hold) travel too.
+  const created = await svc(['mandates', 'create', '--rail', 'card', '--customer-ref', 'cus_unicode', '--currency', 'USD', '--max-amount', '5000', '--json']);
+  assert.equal(created.code, 0, created.stderr);
+  const { mandate } = created.json();
+  const key = `café 42 — €${process.pid}`;
+  const first = await svc(['charges', 'create', '--mandate', mandate.id, '--amount', '700', '--currency', 'USD', '--idempotency-key', key, '--json']);
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.json().idempotency_key, key);
+  const again = await svc(['charges', 'create', '--mandate', mandate.id, '--amount', '700', '--currency', 'USD', '--idempotency-key', key, '--json', '--verbose']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual(again.json(), first.json());
+  // A request without a body (DELETE) carries the key the same way.
+  const revoked = await svc(['mandates', 'revoke', mandate.id, '--idempotency-key', `révoque ✓ ${process.pid}`, '--json']);
+  assert.equal(revoked.code, 0, revoked.stderr);
+  assert.equal(revoked.json().status, 'revoked');
+});
+
 test('a live key: money-moving commands are refused without a terminal (exit 2, nothing sent) and run with --yes', async () => {
   const before = (await cli.emu.request('GET', '/v1/api/payouts', { key: KEYS.acmeLive })).json.data.total;
   for (const args of [
