@@ -1,12 +1,15 @@
-// The one clock of the emulator. Idempotency expiry, OTP expiry, payout resolution and the
-// webhook retry schedule all read time and schedule work through it, so a test (or a user
-// with `svc emulator clock advance 2h`) can fast-forward instead of waiting.
+// The one clock of the emulator: what time it is, and nothing else. Idempotency expiry, OTP and
+// PIN expiry, payout resolution, MoMo clearing, retention and the webhook retry schedule all
+// read it; every timed effect is run by the scheduler (scheduler/scheduler.ts), which is also
+// what moves the clock forward (`svc emulator clock advance 2h`), one due item at a time.
 //
-// Two modes share one implementation:
-//  - "system": now() is wall time plus an offset that `advance()` grows; timers run on real
-//    setTimeout but are re-armed whenever time jumps.
-//  - "manual": now() only moves when `advance()` or `set()` is called; due timers fire then,
-//    in time order, synchronously with the advance.
+// Two modes:
+//  - "system": now() is wall time plus an offset that advances grow;
+//  - "manual": now() only moves when the scheduler moves it.
+//
+// The clock never goes back. Its position is stored in the data dir (scheduler/clock-record.ts)
+// and in snapshots, and a restart, a restore or a reset resumes from it (`resume`), so a key
+// used 23 h ago never turns 25 h old by a restart that rewound the time.
 
 export type ClockMode = 'system' | 'manual';
 
@@ -14,26 +17,16 @@ export interface Clock {
   readonly mode: ClockMode;
   /** Milliseconds since the epoch, as the emulator sees it. */
   now(): number;
-  /** Runs `fn` once the emulator's time reaches `at` (ms since epoch). */
-  at(at: number, fn: () => void): TimerHandle;
-  cancel(handle: TimerHandle): void;
-  /** Moves time forward by `ms` and fires everything that became due. */
-  advance(ms: number): void;
 }
 
-export interface TimerHandle {
-  readonly id: number;
+/** Where the clock stands, as stored: manual mode's time, system mode's offset, and the time it showed then. */
+export interface ClockPosition {
+  mode: ClockMode;
+  /** The time the clock showed when the position was taken (ms since the epoch). */
+  now_ms: number;
+  /** System mode: emulator time minus wall time (ms); 0 for a manual clock. */
+  offset_ms: number;
 }
-
-interface Timer {
-  id: number;
-  at: number;
-  fn: () => void;
-}
-
-// Node clamps setTimeout above 2^31-1 ms to 1 ms; a 24 h idempotency expiry is far below that,
-// but re-arming keeps long waits (and big advances) exact.
-const MAX_TIMEOUT = 2 ** 31 - 1;
 
 /**
  * The latest time the clock may show: 2200-01-01T00:00:00.000Z. Past ±8.64e15 ms a Date is
@@ -48,14 +41,23 @@ const MAX_CLOCK_ISO = '2200-01-01T00:00:00.000Z';
 export { MAX_CLOCK_ISO };
 export const clockRoom = (clock: Pick<Clock, 'now'>) => MAX_CLOCK_MS - clock.now();
 
+/** One advance in progress: where it ends (a system clock's end moves on with the wall clock). */
+export interface AdvanceTarget {
+  /** The time the advance ends at, as of now. */
+  end(): number;
+  /** Puts the clock at the end. */
+  finish(): void;
+}
+
 export class EmulatorClock implements Clock {
   readonly mode: ClockMode;
   private offset = 0;
   private frozenAt: number;
-  private timers: Timer[] = [];
-  private nextId = 1;
-  private wake: NodeJS.Timeout | undefined;
-  private firing = false;
+  /**
+   * A system clock never shows a time before this: the last position stored, so a wall clock
+   * set back (or a restart on a machine whose clock is behind) does not rewind the emulator.
+   */
+  private floor = 0;
 
   constructor(mode: ClockMode = 'system', start?: number) {
     this.mode = mode;
@@ -67,82 +69,68 @@ export class EmulatorClock implements Clock {
   }
 
   now(): number {
-    return this.mode === 'manual' ? this.frozenAt : Date.now() + this.offset;
-  }
-
-  at(at: number, fn: () => void): TimerHandle {
-    const timer: Timer = { id: this.nextId++, at, fn };
-    // Keep timers sorted by due time (stable for equal times) so firing order is deterministic.
-    let i = this.timers.length;
-    while (i > 0 && this.timers[i - 1].at > at) i--;
-    this.timers.splice(i, 0, timer);
-    this.arm();
-    return { id: timer.id };
-  }
-
-  cancel(handle: TimerHandle): void {
-    const i = this.timers.findIndex((t) => t.id === handle.id);
-    if (i >= 0) this.timers.splice(i, 1);
-    this.arm();
-  }
-
-  advance(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance() takes a non-negative number of ms');
-    if (ms > clockRoom(this)) throw new RangeError(`advance(${ms}) would move the clock past ${MAX_CLOCK_ISO}`);
-    if (this.mode === 'manual') this.frozenAt += ms;
-    else this.offset += ms;
-    this.fireDue();
-  }
-
-  /** Number of timers waiting; the control API reports it. */
-  pending(): number {
-    return this.timers.length;
-  }
-
-  /** Stops the wake-up timer so the process can exit. */
-  stop(): void {
-    this.clearTimers();
+    if (this.mode === 'manual') return this.frozenAt;
+    const t = Date.now() + this.offset;
+    return t < this.floor ? this.floor : t;
   }
 
   /**
-   * Drops every waiting timer (a reset or restore replaces the world the timers were armed
-   * for; the modules re-arm from the new records). The clock keeps its time and keeps working.
+   * Moves the clock to `t` if that is later than now; an earlier `t` changes nothing (the clock
+   * never goes back). A system clock keeps following the wall clock from there.
    */
-  clearTimers(): void {
-    if (this.wake) clearTimeout(this.wake);
-    this.wake = undefined;
-    this.timers = [];
-  }
-
-  private fireDue(): void {
-    if (this.firing) return; // a timer that advances the clock must not re-enter
-    this.firing = true;
-    try {
-      // A fired timer may schedule another that is already due (a retry at +1 s after a
-      // 2 h jump): keep going until nothing is due.
-      while (this.timers.length > 0 && this.timers[0].at <= this.now()) {
-        const t = this.timers.shift()!;
-        try {
-          t.fn();
-        } catch (err) {
-          console.error('[clock] timer failed:', err);
-        }
-      }
-    } finally {
-      this.firing = false;
+  moveTo(t: number): void {
+    if (t > MAX_CLOCK_MS) throw new RangeError(`the clock cannot move past ${MAX_CLOCK_ISO}`);
+    if (this.mode === 'manual') {
+      if (t > this.frozenAt) this.frozenAt = t;
+    } else {
+      const offset = t - Date.now();
+      if (offset > this.offset) this.offset = offset;
     }
-    this.arm();
   }
 
-  private arm(): void {
-    if (this.mode === 'manual') return;
-    if (this.wake) clearTimeout(this.wake);
-    this.wake = undefined;
-    const next = this.timers[0];
-    if (!next) return;
-    const delay = Math.min(Math.max(next.at - this.now(), 0), MAX_TIMEOUT);
-    this.wake = setTimeout(() => this.fireDue(), delay);
-    this.wake.unref();
+  /**
+   * The end of an advance by `ms` that starts now. A manual clock ends exactly `ms` later; a
+   * system clock ends `ms` ahead of the wall clock, whenever that is (the wall clock moves on
+   * while the advance runs its due work).
+   */
+  beginAdvance(ms: number): AdvanceTarget {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('an advance takes a non-negative number of ms');
+    if (ms > clockRoom(this)) throw new RangeError(`an advance of ${ms} ms would move the clock past ${MAX_CLOCK_ISO}`);
+    if (this.mode === 'manual') {
+      const end = this.frozenAt + ms;
+      return { end: () => end, finish: () => this.moveTo(end) };
+    }
+    const offset = Math.max(this.offset, this.now() - Date.now()) + ms;
+    return {
+      end: () => Math.min(Date.now() + offset, MAX_CLOCK_MS),
+      finish: () => {
+        if (offset > this.offset) this.offset = offset;
+      },
+    };
+  }
+
+  /** Where the clock stands now, to be stored. */
+  position(): ClockPosition {
+    const now = this.now();
+    return { mode: this.mode, now_ms: now, offset_ms: this.mode === 'manual' ? 0 : now - Date.now() };
+  }
+
+  /**
+   * Carries on from a stored position (a restart, a restored snapshot, an imported world),
+   * never backwards: a manual clock shows the later of its time and the stored one; a system
+   * clock keeps the larger offset, and never shows a time before the stored one. Returns how
+   * far the clock moved (0 when the stored position was not ahead).
+   */
+  resume(stored: ClockPosition): number {
+    const before = this.now();
+    if (this.mode === 'system' && stored.mode === 'system' && stored.offset_ms > this.offset) this.offset = stored.offset_ms;
+    if (stored.now_ms > this.floor && this.mode === 'system') this.floor = Math.min(stored.now_ms, MAX_CLOCK_MS);
+    this.moveTo(Math.min(stored.now_ms, MAX_CLOCK_MS));
+    return this.now() - before;
+  }
+
+  /** Raises the floor to what was just stored (a system clock never shows less again). */
+  stored(position: ClockPosition): void {
+    if (this.mode === 'system' && position.now_ms > this.floor) this.floor = position.now_ms;
   }
 }
-

@@ -27,7 +27,7 @@ import { paymentLinkRoutes } from './resources/payment-links/routes.js';
 import { paymentRoutes } from './resources/payments/routes.js';
 import { walletControlRoutes } from './resources/wallets/control.js';
 import { payeeControlRoutes } from './resources/payees/control.js';
-import { resumePayouts } from './resources/payouts/domain.js';
+import { payoutResolution } from './resources/payouts/domain.js';
 import { payoutRoutes } from './resources/payouts/routes.js';
 import { payoutControlRoutes } from './resources/payouts/control.js';
 import { giftCardRoutes } from './resources/gift-cards/routes.js';
@@ -42,7 +42,10 @@ import { subMerchantRoutes } from './resources/sub-merchants/routes.js';
 import { subMerchantControlRoutes } from './resources/sub-merchants/control.js';
 import { payrollRoutes } from './resources/payroll/routes.js';
 import { payrollControlRoutes } from './resources/payroll/control.js';
-import { resumeMomoClearing } from './resources/payments/momo-clearing.js';
+import { momoClearing } from './resources/payments/momo-clearing.js';
+import { retentionSweep } from './retention.js';
+import { CLOCK_STATE } from './scheduler/clock-record.js';
+import type { TimedWork } from './scheduler/work.js';
 import { mountCheckoutPages } from './pages/router.js';
 import { webhooksModule } from './webhooks/module.js';
 import { mountDashboard } from './dashboard/router.js';
@@ -63,6 +66,11 @@ export interface ResourceModule {
   subscribe?(services: Services): void;
   /** HTTP outside /v1 and /_emulator (the live stream); mounted by app.ts before the 404. */
   http?(app: Express, services: Services): void;
+  /**
+   * Work due at a time on the emulator clock, read from this module's records (scheduler/work.ts):
+   * the scheduler runs it, after a restart, a reset or a restore too, with no start-up code here.
+   */
+  timed?: TimedWork[];
   /** Background work, started once the server listens (server.ts). */
   start?(services: Services): void;
   /** Stops that work on close, before the store closes. */
@@ -74,12 +82,12 @@ export const resources: ResourceModule[] = [
   { name: 'webhook-endpoints', collections: [WEBHOOK_ENDPOINTS], routes: webhookEndpointRoutes },
   { name: 'events', collections: [EVENTS], routes: [], control: eventControlRoutes },
   { name: 'payment-links', collections: [PAYMENT_LINKS], routes: paymentLinkRoutes },
-  // Once listening, pending live MoMo payments get their clearing re-armed (or cleared if due).
-  { name: 'payments', collections: [PAYMENTS], routes: paymentRoutes, start: resumeMomoClearing },
+  // Pending live MoMo payments clear at created_at + --momo-delay.
+  { name: 'payments', collections: [PAYMENTS], routes: paymentRoutes, timed: [momoClearing] },
   { name: 'wallets', collections: [WALLETS, WALLET_ENTRIES], routes: [], control: walletControlRoutes },
   { name: 'payees', collections: [PAYEES], routes: [], control: payeeControlRoutes },
-  // Once listening, processing payouts get their provider answer re-armed (or resolved if due).
-  { name: 'payouts', collections: [PAYOUTS, PAYOUT_PROVIDER], routes: payoutRoutes, control: payoutControlRoutes, start: resumePayouts },
+  // Processing payouts get the provider's answer at resolves_at_ms.
+  { name: 'payouts', collections: [PAYOUTS, PAYOUT_PROVIDER], routes: payoutRoutes, control: payoutControlRoutes, timed: [payoutResolution] },
   { name: 'gift-cards', collections: [GIFT_CARD_WALLETS, GIFT_CARD_TRANSACTIONS], routes: giftCardRoutes, control: giftCardControlRoutes },
   { name: 'fleet-cards', collections: [FLEET_CARDS, FLEET_CARD_TRANSACTIONS], routes: fleetCardRoutes, control: fleetCardControlRoutes },
   { name: 'users', collections: [USERS, USER_WALLET_ENTRIES, PIN_ATTEMPTS], routes: [], control: userControlRoutes },
@@ -93,10 +101,15 @@ export const resources: ResourceModule[] = [
   { name: 'dashboard', routes: [], http: mountDashboard },
   // Delivery engine and live stream.
   webhooksModule,
+  // What the store forgets and when (retention.ts), and where the clock stands (kept with the world).
+  { name: 'housekeeping', collections: [CLOCK_STATE], routes: [], timed: [retentionSweep] },
 ];
 
 /** Every collection of the store, each defined once (a second owner is an error at start). */
 export const allCollections = (): AnyCollection[] => [IDEMPOTENCY, ...resources.flatMap((r) => r.collections ?? [])];
+
+/** Every module's timed work, for the scheduler. */
+export const allTimedWork = (): TimedWork[] => resources.flatMap((r) => r.timed ?? []);
 
 export const allRoutes = (): RouteDef[] => resources.flatMap((r) => r.routes);
 export const resourceControlRoutes = (): ControlRoute[] => resources.flatMap((r) => r.control ?? []);

@@ -11,12 +11,14 @@ import { MemoryStore } from './store/memory-store.js';
 import { FaultSet } from './faults/set.js';
 import type { FaultSpec } from '../contract/faults.js';
 import { fixtureWorld, parseSnapshot, raiseStampFloor, restoreSnapshot, takeSnapshot, type WorldSnapshot } from './world.js';
-import { DEFAULT_RETAIN_DAYS, pruneExpired } from './retention.js';
+import { DEFAULT_RETAIN_DAYS } from './retention.js';
 import { type EmulatorConfig, type Logger, type Services } from './services.js';
 import { Timestamps } from './ids.js';
 import { createApp } from './app.js';
 import { answerClientErrors } from './http/client-error.js';
-import { allCollections, resources } from './registry.js';
+import { allCollections, allTimedWork, resources } from './registry.js';
+import { Scheduler } from './scheduler/scheduler.js';
+import { saveClock, storedClock } from './scheduler/clock-record.js';
 import { MERCHANTS } from './resources/merchants/records.js';
 import { deliveriesIdle } from './webhooks/module.js';
 import { listKeys, seed } from './fixtures.js';
@@ -126,7 +128,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const dataDir = options.store === 'memory' ? null : resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const store = dataDir ? await FileStore.open(dataDir, { fsync: options.fsync }) : new MemoryStore();
-  const clock = new EmulatorClock(options.clock ?? 'system', options.clockStart);
+  // The clock carries on from where the data dir's clock stood (scheduler/clock-record.ts): a
+  // manual clock from its stored time, a system clock with its stored offset, never earlier.
+  const stored = storedClock(store);
+  const mode = options.clock ?? 'system';
+  let clock: EmulatorClock;
+  try {
+    clock = new EmulatorClock(mode, options.clockStart ?? (mode === 'manual' ? stored?.now_ms : undefined));
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  if (stored) clock.resume(stored);
   const stamps = new Timestamps(clock);
   const config: EmulatorConfig = {
     baseUrl: '',
@@ -143,8 +156,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     retainDays: DEFAULT_RETAIN_DAYS,
     ...options.config,
   };
-  const services: Services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, hooks: { paymentSettled: [], worldReplaced: [] }, dataDir, faults: new FaultSet(() => clock.now()) };
+  const services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, hooks: { paymentSettled: [], worldReplaced: [] }, dataDir, faults: new FaultSet(() => clock.now()) } as Omit<Services, 'scheduler'> as Services;
+  services.scheduler = new Scheduler(services, allTimedWork());
   for (const f of options.faults ?? []) services.faults.add(f);
+  if (stored && options.clockStart !== undefined && stored.now_ms > options.clockStart) {
+    services.log.warn(`the data dir's clock stands at ${new Date(stored.now_ms).toISOString()}, after the start time given; it carries on from there (the clock never goes back)`);
+  }
 
   for (const c of allCollections()) store.define(c);
   for (const r of resources) r.subscribe?.(services);
@@ -156,10 +173,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       seededAtStart = takeSnapshot(services);
     }
     raiseStampFloor(services);
+    saveClock(services);
   } catch (err) {
     // A fixtures file that cannot be read or seeded (or a refused write) ends the start here,
     // and lets go of the data dir: the next start is not told it is in use.
-    clock.stop();
     await store.close();
     throw err;
   }
@@ -187,7 +204,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   } catch (err) {
     // A failed start leaves nothing behind: the store (and its store.lock) is closed, so the
     // next start with another port is not told the data dir is in use.
-    clock.stop();
+    services.scheduler.close();
     await store.close();
     throw listenError(err as NodeJS.ErrnoException, port, listenHost);
   }
@@ -217,27 +234,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const discovery = dataDir ? resolve(dataDir, 'emulator.json') : undefined;
   if (discovery) writeFileSync(discovery, JSON.stringify({ ...readyInfo(), local_url: urls.localUrl, control_token: config.controlToken, pid: process.pid }, null, 2), { mode: 0o600 });
   for (const r of resources) r.start?.(services); // webhook delivery engine and live stream
-  // Retention (retention.ts) at start, then every 10 min of real time; with a manual clock,
-  // each `clock advance` also prunes (control/routes.ts). A refused write is only logged:
-  // the records stay and the next run tries again.
-  const prune = () => {
-    try {
-      pruneExpired(services);
-    } catch (err) {
-      services.log.warn(`pruning expired records failed: ${(err as Error).message}`);
-    }
-  };
-  prune();
-  const pruneTimer = setInterval(prune, 10 * 60_000);
-  pruneTimer.unref();
+  // Every timed effect from the records: what fell due while the emulator was down runs now
+  // (retention included), the rest at its time.
+  services.scheduler.start();
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      // Background work first: open streams would hold server.close(), and the webhook
-      // engine records finished attempts while the store is still open.
-      clearInterval(pruneTimer);
-      // Requests and attempts held by faults go first, or they would hold the close for ever.
+      // Timed work first (nothing new starts; requests held on the clock are let go, or they
+      // would hold the close for ever), then background work: open streams would hold
+      // server.close(), and the webhook engine records finished attempts while the store is still open.
+      services.scheduler.close();
       services.faults.release();
       for (const r of [...resources].reverse()) await r.stop?.(services);
       // Stop accepting, let in-flight requests finish, then flush the store.
@@ -245,7 +252,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         server.close(() => ok());
         server.closeIdleConnections();
       });
-      clock.stop();
+      saveClock(services); // a system clock's time at the stop: the next start never shows less
       await store.close();
       if (discovery) rmSync(discovery, { force: true });
     })());

@@ -1,4 +1,5 @@
 import type { EmulatorClock } from './clock.js';
+import type { Scheduler } from './scheduler/scheduler.js';
 import type { Store, Transaction } from './store/store.js';
 import type { PaymentRecord } from './resources/payments/domain.js';
 import type { Timestamps } from './ids.js';
@@ -9,6 +10,8 @@ import type { Environment, KeyRecord, MerchantRecord } from './resources/merchan
 export interface Services {
   store: Store;
   clock: EmulatorClock;
+  /** Every timed effect runs here, at its time on the clock; it is also what advances the clock (scheduler/scheduler.ts). */
+  scheduler: Scheduler;
   /** Unique, increasing creation timestamps (see ids.ts). */
   stamps: Timestamps;
   config: EmulatorConfig;
@@ -55,7 +58,7 @@ export interface EmulatorConfig {
   payoutResolveMs: number;
   payoutOutcome: 'completed' | 'failed';
   webhookTimeoutMs: number;
-  /** Artificial delay before each merchant route's handler runs, in wall-clock ms. */
+  /** Artificial delay before each merchant route's handler runs, in ms of emulator time (a manual clock holds the request until advanced). */
   latencyMs: number;
   /** Days (clock time) events, deliveries and OTP messages are kept (retention.ts). */
   retainDays: number;

@@ -5,16 +5,23 @@ import type { StoredRecord } from './store/store.js';
 import { resources } from './registry.js';
 import { seed } from './fixtures.js';
 import { ApiError } from './errors.js';
+import { CLOCK_STATE, clockRecord, putClock, storedClock } from './scheduler/clock-record.js';
 
 // The whole world of one emulator — every record of every collection — as a value: taken
 // (snapshot), put back (restore) and put back to the fixtures (reset), so a test can give
 // every case a fresh world without a new process, the way Miniflare or firebase emulators do.
 //
 // Replacing the world is one store transaction (journaled like any write; a disk that refuses
-// it leaves the old world whole). Background work armed for the old records (webhook retries,
-// payout answers, MoMo clearing) is stopped first and re-armed from the new records after,
-// through the same start/stop hooks a restart uses. The clock keeps its time: moving it back
-// would break the rule that timestamps only increase.
+// it leaves the old world whole). The scheduler forgets the old records' due work (webhook
+// retries, payout answers, MoMo clearing, retention) and reads the new records' after, as at a
+// start; background work (the delivery engine, the live stream) stops and starts around it.
+//
+// The clock never goes back. A snapshot carries the clock's position (the `emulator_clock`
+// collection): restoring one taken later than now (an export from a longer run) moves the clock
+// forward to it, one taken earlier leaves the clock where it is — the restored records keep
+// their times, so work that was due later in that world may now be due at once (a payout
+// answers, a webhook retry goes out, an idempotency key older than 24 h by the clock is gone).
+// A reset keeps the clock's time.
 
 // The snapshot's format and wording are the contract's (contract/control/world.ts): the control
 // API validates POST /_emulator/snapshot/restore with the same schema.
@@ -24,6 +31,8 @@ export function takeSnapshot(services: Services): WorldSnapshot {
   // A deep copy: the snapshot must not change when the world goes on (records are replaced,
   // never edited, but a caller may edit what it was given).
   const collections = structuredClone(services.store.dump());
+  // Where the clock stands now (a system clock's stored position is only as recent as its last write).
+  collections[CLOCK_STATE.name] = [clockRecord(services.clock)];
   return { svc_snapshot: SNAPSHOT_FORMAT, taken_at: new Date(services.clock.now()).toISOString(), collections };
 }
 
@@ -57,16 +66,24 @@ export function fixtureWorld(services: Services, fixtures: () => FixtureFile, se
 }
 
 async function replaceWorld(services: Services, replace: () => void): Promise<void> {
+  services.scheduler.stop();
   const stopped = [...resources].reverse();
   for (const r of stopped) await r.stop?.(services);
-  services.clock.clearTimers();
   try {
-    replace();
+    // One transaction: the new records and the clock's position (forward to the new world's
+    // stored time if that is later, never back) reach the journal together.
+    services.store.transaction((tx) => {
+      replace();
+      const incoming = storedClock(services.store);
+      if (incoming) services.clock.resume(incoming);
+      putClock(tx, services.clock);
+    });
   } finally {
     raiseStampFloor(services);
     // Whatever happened, the background work runs again over the records the store now holds.
     for (const hook of services.hooks.worldReplaced) hook();
     for (const r of resources) r.start?.(services);
+    services.scheduler.start();
   }
 }
 

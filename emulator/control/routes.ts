@@ -1,20 +1,21 @@
 import { parseDuration } from '../../contract/formats.js';
 import { EMULATOR_IDENTITY } from '../../contract/control/routes.js';
-import { clockRoom, MAX_CLOCK_ISO, type ClockMode } from '../clock.js';
+import { clockRoom, MAX_CLOCK_ISO } from '../clock.js';
 import { invalid } from '../errors.js';
 import { listKeys } from '../fixtures.js';
 import { defineControl, type ControlRoute } from './route.js';
 import { metricsRoutes } from './metrics.js';
 import { isoMicros } from '../ids.js';
 import { pruneExpired } from '../retention.js';
+import type { Services } from '../services.js';
 
 // The emulator's own control routes: identity, keys, store maintenance, the clock, metrics.
 // Resources add theirs in the registry (payees, cards, approvals, deliveries).
 
-export const clockState = (s: { clock: { mode: ClockMode; now(): number; pending(): number } }) => ({
+export const clockState = (s: Pick<Services, 'clock' | 'scheduler'>) => ({
   mode: s.clock.mode,
   now: isoMicros(s.clock.now()),
-  pending_timers: s.clock.pending(),
+  pending_timers: s.scheduler.pending(),
 });
 
 export const controlRoutes: ControlRoute[] = [
@@ -29,7 +30,7 @@ export const controlRoutes: ControlRoute[] = [
   defineControl('pruneStore', { run: (s) => ({ pruned: pruneExpired(s) }) }),
   defineControl('clock', { handler: (s) => clockState(s) }),
   defineControl('advanceClock', {
-    run: (s, { body }) => {
+    run: async (s, { body }) => {
       let ms: number;
       let field = 'ms';
       if (body.ms !== undefined) ms = body.ms;
@@ -44,8 +45,9 @@ export const controlRoutes: ControlRoute[] = [
       // The clock must stay where dates and stamps are exact (clock.ts, MAX_CLOCK_MS).
       const room = clockRoom(s.clock);
       if (ms > room) throw invalid(field, `would move the clock past ${MAX_CLOCK_ISO}, the latest time it can show; it can move at most ${room} ms from ${new Date(s.clock.now()).toISOString()}`);
-      s.clock.advance(ms);
-      pruneExpired(s); // what aged out with this advance goes now, not at the next timer
+      // Every item due in the window runs at its own time, its async work (a webhook attempt)
+      // finished before the next (scheduler/scheduler.ts); the answer comes once all of it has.
+      await s.scheduler.advance(ms);
       return clockState(s);
     },
   }),

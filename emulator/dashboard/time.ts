@@ -5,7 +5,7 @@ import { dashboardPage, sendDashboard } from './layout.js';
 import { when } from './format.js';
 
 // The emulator's clock: system or manual, what is waiting on it, and (manual only) an advance
-// form posting to POST /_emulator/clock/advance, which fires everything that became due.
+// form posting to POST /_emulator/clock/advance, which runs everything that falls due, each at its time.
 
 function timePage(services: Services) {
   const { clock } = services;
@@ -17,7 +17,7 @@ function timePage(services: Services) {
 <dl>
 <dt>Clock</dt><dd>${manual ? 'manual (moves only when advanced)' : 'system (follows the wall clock)'}</dd>
 <dt>Emulator time</dt><dd data-clock-now="${new Date(clock.now()).toISOString()}">${when(new Date(clock.now()).toISOString())}</dd>
-<dt>Timers waiting</dt><dd>${clock.pending()}</dd>
+<dt>Timers waiting</dt><dd>${services.scheduler.pending()}</dd>
 </dl>
 </div>
 <form class="inline" method="post" action="/_emulator/clock/advance" data-control data-done="Clock advanced.">

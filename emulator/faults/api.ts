@@ -64,9 +64,11 @@ function announce(services: Services, f: Fault, req: Request, res: Response, lat
   services.log.notice(`[fault] ${text} on ${req.method} ${req.path}${traceId ? ` (trace ${traceId})` : ''}`);
 }
 
-/** Waits on the emulator's clock: with `--clock manual` a latency passes when time is advanced. */
-/** Ends early when the emulator stops (a manual clock may never reach the time). */
-const clockDelay = (services: Services, ms: number) => Promise.race([new Promise<void>((ok) => services.clock.at(services.clock.now() + ms, ok)), services.faults.released]);
+/**
+ * Waits on the emulator's clock (the scheduler): with `--clock manual` a latency passes when time
+ * is advanced. Ends early when the emulator stops (a manual clock may never reach the time).
+ */
+const clockDelay = (services: Services, ms: number) => services.scheduler.sleep(ms);
 
 /** Resolves when the client goes away (a hang ends only that way). */
 /** A stopping emulator cuts a held request's connection instead of waiting for the client. */

@@ -8,7 +8,7 @@ import { latencyOf, type Fault } from './set.js';
 //              (delivery is at least once: receivers dedupe on Svc-Delivery)
 //   drop       the attempt never reaches the receiver, as if the network lost it; it counts
 //              as a failed attempt and is retried on the spec's schedule
-//   delay      the attempt leaves `latency` later (emulator clock)
+//   delay      the attempt leaves `latency` later (emulator clock; its log entry shows when it left)
 //   reorder    the attempt leaves after a random wait up to the `latency` window, so
 //              deliveries made close together arrive in another order
 //
@@ -29,23 +29,30 @@ const DROPPED = (f: Fault): AttemptOutcome => ({
   aborted: false,
 });
 
-/** One attempt under a delivery fault: `send` sends it once (fresh signature each call). */
-export async function attemptWithFault(services: Services, f: Fault, deliveryId: string, send: () => Promise<AttemptOutcome>): Promise<AttemptOutcome> {
+/**
+ * One attempt under a delivery fault (logged here, when it fires): `drop` and `duplicate` answer
+ * with the attempt's outcome (`send` sends it once, with a fresh signature each call); `delay`
+ * and `reorder` answer with how long the attempt waits on the emulator clock before it leaves.
+ * The engine does that wait (webhooks/engine.ts), so a clock advance is never held by it.
+ */
+export function applyDeliveryFault(services: Services, f: Fault, deliveryId: string, send: () => Promise<AttemptOutcome>): { waitMs: number } | { outcome: Promise<AttemptOutcome> } {
   const wait = f.kind === 'delay' || f.kind === 'reorder' ? latencyOf(f.kind === 'reorder' ? { latency: { min: 0, max: f.latency!.max } } : f, services.faults.random(f.id)) : undefined;
   const detail = `${f.id} ${f.kind}${wait !== undefined ? `=${wait}ms` : ''}`;
   services.faults.record({ fault_id: f.id, kind: f.kind, target: `delivery ${deliveryId}`, after_commit: false, detail });
   services.log.notice(`[fault] ${detail} on delivery ${deliveryId}`);
   switch (f.kind) {
     case 'drop':
-      return DROPPED(f);
-    case 'duplicate': {
-      const first = await send();
-      if (first.aborted) return first;
-      await send(); // the copy's answer is not recorded: the delivery has one attempt
-      return first;
-    }
+      return { outcome: Promise.resolve(DROPPED(f)) };
+    case 'duplicate':
+      return {
+        outcome: (async () => {
+          const first = await send();
+          if (first.aborted) return first;
+          await send(); // the copy's answer is not recorded: the delivery has one attempt
+          return first;
+        })(),
+      };
     default:
-      await Promise.race([new Promise<void>((ok) => services.clock.at(services.clock.now() + wait!, ok)), services.faults.released]);
-      return send();
+      return { waitMs: wait! };
   }
 }

@@ -8,16 +8,16 @@ import type { Services } from '../services.js';
 export type Provider = 'payouts' | 'momo';
 
 /**
- * Runs `answer` now, or — while the provider is down — once the outage ends (logged as a fault
- * firing). The caller's timer fired at the answer's due time.
+ * When the provider is down now: the time it answers again (the caller's timed work tries
+ * again then: the scheduler's `retryAt`), with the hold logged as a fault firing. Undefined
+ * when it is up. Checked again at that time: another outage may have been added meanwhile.
  */
-export function whenProviderUp(services: Services, provider: Provider, subject: string, answer: () => void): void {
+export function providerOutage(services: Services, provider: Provider, subject: string): number | undefined {
   const now = services.clock.now();
   const outage = services.faults.empty ? undefined : services.faults.active((f) => f.provider === provider && f.until_ms !== undefined && f.until_ms > now);
-  if (!outage) return answer();
+  if (!outage) return undefined;
   const until = outage.until_ms!;
   services.faults.record({ fault_id: outage.id, kind: 'down', target: `${provider} ${subject}`, after_commit: false, detail: `held until ${new Date(until).toISOString()}` });
   services.log.notice(`[fault] ${outage.id} ${provider} provider down: ${subject} answers at ${new Date(until).toISOString()}`);
-  // Checked again then: another outage may have been added meanwhile.
-  services.clock.at(until, () => whenProviderUp(services, provider, subject, answer));
+  return until;
 }

@@ -125,7 +125,9 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
     }
     // `--latency` makes the emulator slow on purpose, so clients can exercise their timeouts
     // and a duplicate sent meanwhile sees 409 IDEMPOTENCY_IN_FLIGHT, as against a real host.
-    if (services.config.latencyMs > 0) await new Promise((r) => setTimeout(r, services.config.latencyMs));
+    // The wait is on the emulator clock, like every other: a manual clock holds the request
+    // until it is advanced that far.
+    if (services.config.latencyMs > 0) await services.scheduler.sleep(services.config.latencyMs);
 
     const status = route.status ?? 200;
     let out: { status: number; body: string };

@@ -72,7 +72,7 @@ const CARD_FAILURES = {
 /**
  * Makes the payment inside `tx`. Card: the test card table decides. MoMo: completes at once on
  * a test link (the sandbox does not simulate settlement timing); on a live link it stays
- * `pending` until the provider clears it (the caller schedules that, see momo-clearing.ts).
+ * `pending` until the provider clears it (its due time is read from the payment by the scheduler, see momo-clearing.ts).
  * Wallet: the service user's PIN, then their balance decides.
  */
 export function payLinkAtCheckout(

@@ -12,7 +12,6 @@ import { html } from './html.js';
 import { messagePage, sendPage } from './layout.js';
 import { closedLinkPage, confirmationPage, payPage, type FormState } from './link-pages.js';
 import { formatMinor, parseMajor } from './money.js';
-import { isClearingMomo, scheduleMomoClearing } from '../resources/payments/momo-clearing.js';
 
 // {checkout_url}/{link_code}: the payer's page for a payment link.
 //   GET  /checkout/:code?method=…           the form (or the expired / already-paid page)
@@ -81,7 +80,6 @@ export function mountCheckout(router: Router, services: Services): void {
         recordSubmission(services, tx, nonce, subject, confirmationPath(link, made.id));
         return made;
       });
-      if (isClearingMomo(payment)) scheduleMomoClearing(services, payment);
       res.redirect(303, confirmationPath(link, payment.id));
     } catch (err) {
       if (err instanceof FieldProblem) return again(422, { field: err.field, message: err.message });

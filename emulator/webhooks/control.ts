@@ -10,5 +10,5 @@ export const webhookControlRoutes: ControlRoute[] = [
   defineControl('endpointDeliveries', { handler: (s, { params, query }) => listEndpointDeliveries(s, params.id, query.limit) }),
   defineControl('delivery', { handler: (s, { params }) => toPublicDelivery(getDelivery(s, params.id), true) }),
   defineControl('redeliver', { handler: (s, { params }, tx) => redeliver(s, tx, params.id) }),
-  defineControl('advanceToNextDelivery', { run: (s) => ({ ...advanceToNextDelivery(s), clock: clockState(s) }) }),
+  defineControl('advanceToNextDelivery', { run: async (s) => ({ ...(await advanceToNextDelivery(s)), clock: clockState(s) }) }),
 ];

@@ -71,12 +71,12 @@ export function nextDueAttempt(services: Pick<Services, 'store'>): { at: number;
 
 /**
  * Moves the emulator clock to the next due attempt (not backwards: one already due stays due
- * now) so tests and users need not know the retry delays. The attempts start as the clock
- * fires; their results arrive asynchronously, like any attempt.
+ * now) so tests and users need not know the retry delays. Like any advance, it answers once the
+ * attempts due then have been made and recorded.
  */
-export function advanceToNextDelivery(services: Pick<Services, 'store' | 'clock'>) {
+export async function advanceToNextDelivery(services: Pick<Services, 'store' | 'clock' | 'scheduler'>) {
   const next = nextDueAttempt(services);
   const advanced = next ? Math.max(0, next.at - services.clock.now()) : 0;
-  if (advanced > 0) services.clock.advance(advanced);
+  await services.scheduler.advance(advanced);
   return { advanced_ms: advanced, due_at: next ? isoMicros(next.at) : null, deliveries: next?.ids ?? [] };
 }

@@ -1,6 +1,8 @@
 import { DELIVERIES } from './records.js';
 import type { Services } from '../services.js';
-import type { TimerHandle } from '../clock.js';
+import type { TimerHandle } from '../scheduler/scheduler.js';
+import { RETRY_AFTER_FAILURE_MS } from '../scheduler/scheduler.js';
+import { recordWork } from '../scheduler/work.js';
 import type { Op } from '../store/memory-store.js';
 import { EVENTS } from '../resources/events/outbox.js';
 import { WEBHOOK_ENDPOINTS, type EndpointRecord } from '../resources/webhook-endpoints/domain.js';
@@ -11,14 +13,15 @@ import { delayAfterFailure } from './schedule.js';
 import { Sender, type AttemptOutcome } from './sender.js';
 import { Fifo } from './fifo.js';
 import { isoMicros } from '../ids.js';
-import { attemptWithFault, takeDeliveryFault } from '../faults/delivery.js';
+import { applyDeliveryFault, takeDeliveryFault } from '../faults/delivery.js';
 
 // The delivery engine: turns the outbox's deliveries into signed POSTs on the schedule.
 //
-// It learns about work only from the store: at start it schedules every delivery in the
-// `webhooks_scheduled` index, then follows the commit feed (a new event's deliveries, a
-// redelivery, its own recorded attempts). A delivery is due at `next_attempt_at` on the
-// emulator clock; a due one waits in its endpoint's queue until a slot frees.
+// It does not keep time itself: a delivery is due at its `next_attempt_at` on the emulator
+// clock, and the scheduler (scheduler/scheduler.ts) reads that from the store and calls
+// `attempt()` then (see `webhookAttempts` below). A due delivery waits in its endpoint's queue
+// until a slot frees; the promise `attempt()` returns settles once the attempt is recorded, so a
+// clock advance records each attempt at its own time before it moves on to the next.
 //
 // Concurrency is bounded twice: MAX_IN_FLIGHT attempts overall, and PER_ENDPOINT_IN_FLIGHT per
 // endpoint, served round-robin, so one slow or dead endpoint holds at most its own slots and
@@ -44,8 +47,12 @@ export class DeliveryEngine {
   private running = false;
   private unsubscribe: (() => void) | undefined;
   private sender = new Sender();
-  /** delivery id -> its clock timer, while it waits for a future time */
-  private readonly timers = new Map<string, TimerHandle>();
+  /** delivery id -> the scheduler's run waiting for the attempt to be recorded */
+  private readonly waiters = new Map<string, { promise: Promise<void>; done: () => void }>();
+  /** delivery id -> its clock timer, while a delay or reorder fault holds the attempt */
+  private readonly parked = new Map<string, TimerHandle>();
+  /** deliveries whose fault was drawn already (they leave once their parked wait is over) */
+  private readonly faultApplied = new Set<string>();
   /** endpoint id -> due delivery ids, oldest first */
   private readonly ready = new Map<string, Fifo<string>>();
   private readonly queued = new Set<string>();
@@ -63,25 +70,47 @@ export class DeliveryEngine {
   start(): void {
     if (this.running) return;
     this.running = true;
+    // Deleted endpoints cancel their deliveries; everything else comes through attempt().
     this.unsubscribe = this.services.store.onCommit((ops) => this.onCommit(ops));
-    // Everything waiting for an attempt. A delivery of an endpoint deleted while the engine
-    // was down is cancelled when it comes up (launch), never sent.
-    for (const d of this.services.store.byIndex(DELIVERIES, 'scheduled', SCHEDULED_KEY)) this.track(d);
-    this.pump();
   }
 
   /**
-   * Resolves once no attempt is due, on the wire or waiting to be recorded: the signal a test
-   * waits on instead of "nothing arrived after 30 ms". Attempts waiting for a later time on the
-   * clock do not count (advance the clock, then wait again); a stopped engine is idle.
+   * Sends the delivery's due attempt: it joins its endpoint's queue, and the promise settles
+   * once the attempt is recorded (or found not due, or held by a delay fault: the wait is on
+   * the clock, and the attempt goes out when the clock gets there).
+   */
+  attempt(deliveryId: string): Promise<void> {
+    if (!this.running || this.parked.has(deliveryId)) return Promise.resolve();
+    const waiting = this.waiters.get(deliveryId);
+    if (waiting) return waiting.promise;
+    const d = this.services.store.get(DELIVERIES, deliveryId);
+    if (!d) return Promise.resolve();
+    let done!: () => void;
+    const promise = new Promise<void>((ok) => (done = ok));
+    this.waiters.set(deliveryId, { promise, done });
+    this.enqueue(deliveryId, d.endpoint_id);
+    return promise;
+  }
+
+  private settle(deliveryId: string): void {
+    const w = this.waiters.get(deliveryId);
+    if (!w) return;
+    this.waiters.delete(deliveryId);
+    w.done();
+  }
+
+  /**
+   * Resolves once no attempt is queued, on the wire, held by a fault or waiting to be
+   * recorded: with the scheduler's idle() (nothing due left to start), the signal a test waits
+   * on instead of "nothing arrived after 30 ms". A stopped engine is idle.
    */
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
     return new Promise((ok) => this.idleWaiters.push(ok));
   }
 
-  private isIdle(): boolean {
-    return !this.running || (this.inFlight.size === 0 && this.queued.size === 0 && this.finished.length === 0 && !this.flushScheduled);
+  isIdle(): boolean {
+    return !this.running || (this.inFlight.size === 0 && this.queued.size === 0 && this.parked.size === 0 && this.finished.length === 0 && !this.flushScheduled);
   }
 
   private wakeIdleWaiters(): void {
@@ -91,13 +120,14 @@ export class DeliveryEngine {
     for (const ok of waiters) ok();
   }
 
-  /** Stops sending: in-flight attempts are aborted (not recorded), finished ones are recorded. */
+  /** Stops sending: in-flight attempts are aborted (not recorded), finished ones are recorded, held ones forgotten. */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
     this.unsubscribe?.();
-    for (const handle of this.timers.values()) this.services.clock.cancel(handle);
-    this.timers.clear();
+    for (const handle of this.parked.values()) this.services.scheduler.cancel(handle);
+    this.parked.clear();
+    this.faultApplied.clear();
     this.ready.clear();
     this.queued.clear();
     this.runnable.clear();
@@ -105,6 +135,7 @@ export class DeliveryEngine {
     this.sender.abortAll();
     await Promise.all(this.inFlight.values());
     this.recordFinished();
+    for (const id of [...this.waiters.keys()]) this.settle(id);
     this.wakeIdleWaiters();
     await this.sender.close();
     this.sender = new Sender(); // a later start() gets fresh connections
@@ -112,10 +143,7 @@ export class DeliveryEngine {
 
   private onCommit(ops: readonly Op[]): void {
     for (const op of ops) {
-      if (op.c === DELIVERIES.name) {
-        if (op.v) this.track(op.v as DeliveryRecord);
-        else this.untrack(op.id);
-      } else if (op.c === WEBHOOK_ENDPOINTS.name && (op.v as EndpointRecord | undefined)?.deleted_at) {
+      if (op.c === WEBHOOK_ENDPOINTS.name && (op.v as EndpointRecord | undefined)?.deleted_at) {
         // Not inside the commit that deleted it: a write from a commit listener would reach the
         // other listeners (the live stream) before the commit that caused it.
         const endpointId = op.id;
@@ -127,34 +155,6 @@ export class DeliveryEngine {
   private cancelFor(endpointId: string): void {
     if (!this.running) return;
     this.services.store.transaction((tx) => cancelEndpointDeliveries(this.services, tx, endpointId));
-  }
-
-  /** Follows a delivery's latest state: schedule it, or forget it. */
-  private track(d: DeliveryRecord): void {
-    this.untrack(d.id);
-    if (!isScheduled(d)) return;
-    // The attempt on the wire records the outcome against the latest state, which then
-    // schedules the next one; a second concurrent attempt must not start.
-    if (this.inFlight.has(d.id)) return;
-    const due = d.next_attempt_at!;
-    if (due <= this.services.clock.now()) return this.enqueue(d.id, d.endpoint_id);
-    this.timers.set(
-      d.id,
-      this.services.clock.at(due, () => {
-        this.timers.delete(d.id);
-        this.enqueue(d.id, d.endpoint_id);
-      }),
-    );
-  }
-
-  private untrack(id: string): void {
-    const handle = this.timers.get(id);
-    if (handle) {
-      this.services.clock.cancel(handle);
-      this.timers.delete(id);
-    }
-    // A queued id that is no longer due is skipped when it reaches the front (see launch).
-    this.queued.delete(id);
   }
 
   private enqueue(deliveryId: string, endpointId: string): void {
@@ -192,21 +192,22 @@ export class DeliveryEngine {
   private launch(deliveryId: string): void {
     const { store, clock, config } = this.services;
     const d = store.get(DELIVERIES, deliveryId);
-    if (!d || !isScheduled(d) || d.next_attempt_at! > clock.now() || this.inFlight.has(deliveryId)) return;
+    // The attempt on the wire records the outcome (and settles the waiter) against the latest
+    // state; a second concurrent attempt must not start.
+    if (this.inFlight.has(deliveryId)) return;
+    if (!d || !isScheduled(d) || d.next_attempt_at! > clock.now()) return this.settle(deliveryId);
     const endpoint = store.get(WEBHOOK_ENDPOINTS, d.endpoint_id);
     const event = store.get(EVENTS, d.event_id);
     if (!endpoint || endpoint.deleted_at) {
       // Deleted endpoint whose cancel has not run yet: never send; cancel (outside any commit).
       queueMicrotask(() => this.cancelFor(d.endpoint_id));
-      return;
+      return this.settle(deliveryId);
     }
     if (!event) {
       // The outbox writes an event and its deliveries in one transaction; this is damage.
       this.services.log.warn(`webhooks: delivery ${d.id} has no event ${d.event_id}; not sent`);
-      return;
+      return this.settle(deliveryId);
     }
-    const startedAt = clock.now();
-    this.busy.set(endpoint.id, (this.busy.get(endpoint.id) ?? 0) + 1);
     // A fresh t on every attempt; wall-clock seconds, so receivers' tolerance checks pass
     // even after `svc emulator clock advance` (docs/spec-gaps.md).
     let signature = '';
@@ -214,21 +215,40 @@ export class DeliveryEngine {
       signature = signPayload(endpoint.secret, event.body, Math.floor(Date.now() / 1000));
       return this.sender.send({ url: endpoint.url, body: event.body, headers: attemptHeaders(event.type, d.id, signature), timeoutMs: config.webhookTimeoutMs });
     };
-    // An injected delivery fault (faults/delivery.ts) may drop, delay or duplicate the attempt.
-    const fault = this.services.faults.empty ? undefined : takeDeliveryFault(this.services, event.type, endpoint.id);
-    const attempt = (fault ? attemptWithFault(this.services, fault, d.id, send) : send())
-      .then((outcome) => {
-        this.inFlight.delete(deliveryId);
-        const left = (this.busy.get(endpoint.id) ?? 1) - 1;
-        if (left > 0) this.busy.set(endpoint.id, left);
-        else this.busy.delete(endpoint.id);
-        if (outcome.aborted) return; // stopping: the attempt counts as not made
-        this.finished.push({ deliveryId, startedAt, outcome, signature });
-        this.scheduleRecord();
-        this.markRunnable(endpoint.id);
-        this.pump();
-      });
+    // An injected delivery fault (faults/delivery.ts) may drop, delay or duplicate the attempt;
+    // one that was held already has had its fault.
+    const fault = this.faultApplied.delete(deliveryId) || this.services.faults.empty ? undefined : takeDeliveryFault(this.services, event.type, endpoint.id);
+    const plan = fault ? applyDeliveryFault(this.services, fault, d.id, send) : undefined;
+    if (plan && 'waitMs' in plan) return this.park(deliveryId, plan.waitMs);
+    const startedAt = clock.now();
+    this.busy.set(endpoint.id, (this.busy.get(endpoint.id) ?? 0) + 1);
+    const attempt = (plan ? plan.outcome : send()).then((outcome) => {
+      this.inFlight.delete(deliveryId);
+      const left = (this.busy.get(endpoint.id) ?? 1) - 1;
+      if (left > 0) this.busy.set(endpoint.id, left);
+      else this.busy.delete(endpoint.id);
+      if (outcome.aborted) return this.settle(deliveryId); // stopping: the attempt counts as not made
+      this.finished.push({ deliveryId, startedAt, outcome, signature });
+      this.scheduleRecord();
+      this.markRunnable(endpoint.id);
+      this.pump();
+    });
     this.inFlight.set(deliveryId, attempt);
+  }
+
+  /**
+   * A delay or reorder fault holds the attempt `ms` on the emulator clock: it holds no slot
+   * meanwhile, and the scheduler's run for it is over (an advance must be able to move the clock
+   * to the end of the wait). When the clock gets there the attempt is due again and goes out.
+   */
+  private park(deliveryId: string, ms: number): void {
+    this.faultApplied.add(deliveryId);
+    const handle = this.services.scheduler.at(this.services.clock.now() + ms, () => {
+      this.parked.delete(deliveryId);
+      return this.attempt(deliveryId);
+    });
+    this.parked.set(deliveryId, handle);
+    this.settle(deliveryId);
   }
 
   private scheduleRecord(): void {
@@ -281,12 +301,28 @@ export class DeliveryEngine {
         }
       });
     } catch (err) {
-      // The store refused the write: nothing was recorded, so the deliveries are still due.
+      // The store refused the write: nothing was recorded, so the deliveries are still due;
+      // the scheduler tries them again a little later on the clock (not at once: a full disk
+      // would make that a loop).
       this.services.log.warn(`webhooks: could not record ${batch.length} attempt(s): ${(err as Error).message}`);
-      for (const f of batch) {
-        const d = store.get(DELIVERIES, f.deliveryId);
-        if (d && this.running) this.track(d);
-      }
+      const later = clock.now() + RETRY_AFTER_FAILURE_MS;
+      for (const f of batch) if (this.running) this.services.scheduler.recheck(DELIVERIES, f.deliveryId, later);
     }
+    for (const f of batch) this.settle(f.deliveryId);
   }
 }
+
+/**
+ * The engine's timed work: every delivery waiting for an attempt (the `scheduled` index) is
+ * due at its `next_attempt_at`. The scheduler reads them from the store at start and after a
+ * world is replaced, and follows every write to the collection (a new event's deliveries, a
+ * redelivery, a recorded attempt), so the engine keeps no timers of its own.
+ */
+export const webhookAttempts = (engineOf: (services: Services) => DeliveryEngine) =>
+  recordWork({
+    name: 'webhook attempt',
+    collection: DELIVERIES,
+    waiting: { index: 'scheduled', key: SCHEDULED_KEY },
+    dueAt: (d) => (isScheduled(d) ? d.next_attempt_at! : undefined),
+    run: (services, d) => engineOf(services).attempt(d.id),
+  });

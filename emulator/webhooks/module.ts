@@ -2,7 +2,7 @@ import type { Express, Request, Response } from 'express';
 import type { Services } from '../services.js';
 import type { ResourceModule } from '../registry.js';
 import { DELIVERIES } from './records.js';
-import { DeliveryEngine } from './engine.js';
+import { DeliveryEngine, webhookAttempts } from './engine.js';
 import { StreamHub, STREAM_PATH } from './stream.js';
 import { webhookControlRoutes } from './control.js';
 import { localOnly } from '../http/local-guard.js';
@@ -24,8 +24,21 @@ function runtime(services: Services): Runtime {
   return r;
 }
 
-/** Resolves once no webhook attempt is due or in flight and every finished one is recorded. */
-export const deliveriesIdle = (services: Services): Promise<void> => runtime(services).engine.idle();
+/**
+ * Resolves once no webhook attempt is due, queued, held by a fault or in flight and every
+ * finished one is recorded (nothing due on the scheduler is left to start either). Attempts due
+ * at a later time on the clock do not count: advance the clock, then wait again.
+ */
+export async function deliveriesIdle(services: Services): Promise<void> {
+  const { engine } = runtime(services);
+  // The two signals alternate (a due item starts an attempt; a recorded one may make another
+  // due): done when both hold at once.
+  for (;;) {
+    await services.scheduler.idle();
+    await engine.idle();
+    if (engine.isIdle() && services.scheduler.isIdle()) return;
+  }
+}
 
 /** The dashboard's live feed (every scope), served behind the control API's door. */
 export const dashboardStream = (services: Services) => (req: Request, res: Response) => runtime(services).hub.handleAll(req, res);
@@ -35,6 +48,7 @@ export const webhooksModule: ResourceModule = {
   routes: [],
   control: webhookControlRoutes,
   collections: [DELIVERIES],
+  timed: [webhookAttempts((services) => runtime(services).engine)],
   subscribe(services) {
     runtimes.set(services, { engine: new DeliveryEngine(services), hub: new StreamHub(services) });
   },

@@ -48,7 +48,7 @@ test('payout-provider queue makes the next payout fail; show reads the queue; a 
     body: { payee_id: 'payee_ada', amount_cents: 1000, currency: 'USD' },
   });
   assert.equal(created.status, 201, created.text);
-  cli.emu.services.clock.advance(60_000);
+  await cli.emu.services.scheduler.advance(60_000);
   const read = await cli.emu.request('GET', `/v1/api/payouts/${created.json.data.id}`);
   assert.equal(read.json.data.status, 'failed');
   assert.deepEqual((await ctl(['payout-provider', 'show', '--json'])).json().queued_outcomes, []);

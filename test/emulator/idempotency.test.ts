@@ -97,7 +97,7 @@ describe('idempotency rules', () => {
     const first = await emu.request('POST', links, { body, idempotencyKey: key });
     assert.equal(first.status, 201);
     assert.equal(first.headers.get('idempotent-replayed'), null);
-    emu.services.clock.advance(60_000); // a minute later, the replay must not recompute anything
+    await emu.services.scheduler.advance(60_000); // a minute later, the replay must not recompute anything
     for (let i = 0; i < 3; i++) {
       const again = await emu.request('POST', links, { body, idempotencyKey: key });
       assert.equal(again.status, 201);
@@ -147,7 +147,7 @@ describe('idempotency rules', () => {
     const key = idem('422');
     const bad = { title: 'past', expires_at: new Date(emu.services.clock.now() + HOUR).toISOString() };
     // Valid now; after the clock passes expires_at, the same body is a 422.
-    emu.services.clock.advance(2 * HOUR);
+    await emu.services.scheduler.advance(2 * HOUR);
     const first = await emu.request('POST', links, { body: bad, idempotencyKey: key });
     assert.equal(first.status, 422);
     assert.equal(first.json.error.code, 'VALIDATION_ERROR');
@@ -188,11 +188,11 @@ describe('idempotency rules', () => {
     const title = `expiry-${Math.random()}`;
     const first = await emu.request('POST', links, { body: { title }, idempotencyKey: key });
     assert.equal(first.status, 201);
-    emu.services.clock.advance(24 * HOUR - 1);
+    await emu.services.scheduler.advance(24 * HOUR - 1);
     const within = await emu.request('POST', links, { body: { title }, idempotencyKey: key });
     assert.equal(within.text, first.text);
     assert.equal((await emu.request('POST', links, { body: { title, amount: 9 }, idempotencyKey: key })).status, 409);
-    emu.services.clock.advance(1);
+    await emu.services.scheduler.advance(1);
     const after24 = await emu.request('POST', links, { body: { title }, idempotencyKey: key });
     assert.equal(after24.status, 201);
     assert.equal(after24.headers.get('idempotent-replayed'), null);
@@ -202,7 +202,7 @@ describe('idempotency rules', () => {
     const replay = await emu.request('POST', links, { body: { title }, idempotencyKey: key });
     assert.equal(replay.text, after24.text);
     // After another 24 h the key can even carry a different body.
-    emu.services.clock.advance(24 * HOUR);
+    await emu.services.scheduler.advance(24 * HOUR);
     const different = await emu.request('POST', links, { body: { title, amount: 777 }, idempotencyKey: key });
     assert.equal(different.status, 201);
     assert.equal(different.json.data.amount, 777);
@@ -251,8 +251,9 @@ describe('idempotency rules', () => {
 describe('concurrent duplicates', () => {
   let emu: TestEmulator;
   before(async () => {
-    // Each request waits 1 s before its handler runs, so the 10 duplicates surely overlap.
-    emu = await startTestEmulator({ config: { latencyMs: 1000 } });
+    // Each request waits 1 s (emulator time: a system clock, so it passes by itself) before its
+    // handler runs, so the 10 duplicates surely overlap.
+    emu = await startTestEmulator({ clock: 'system', config: { latencyMs: 1000 } });
   });
   after(() => emu.stop());
 

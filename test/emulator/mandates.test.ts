@@ -255,9 +255,9 @@ describe('wallet approval', () => {
     // The lock is per person, so another mandate does not reset it.
     const { mandate: second } = await created({ rail: 'wallet', customer_ref: 'cus_l2', currency: 'USD', max_amount_cents: 700 }, KEYS.acmeLive);
     assert.equal((await approveWallet(second.id, FATU, '3333')).status, 423);
-    emu.services.clock.advance(14 * 60_000);
+    await emu.services.scheduler.advance(14 * 60_000);
     assert.equal((await approveWallet(mandate.id, FATU, '3333')).status, 423);
-    emu.services.clock.advance(60_000);
+    await emu.services.scheduler.advance(60_000);
     const after = await approveWallet(mandate.id, FATU, '3333');
     assert.equal(after.status, 200, after.text);
     assert.equal(after.json.data.status, 'active');

@@ -144,7 +144,7 @@ describe('simulate', () => {
     const expires = new Date(emu.services.clock.now() + 3_600_000).toISOString();
     const link = await createLink({ title: 'Flash sale', amount: 100, expires_at: expires });
     assert.equal(link.status, 'pending');
-    emu.services.clock.advance(3_600_000);
+    await emu.services.scheduler.advance(3_600_000);
     const res = await simulate(link.id);
     assert.equal(res.status, 422);
     assert.equal(res.json.error.code, 'LINK_EXPIRED');

@@ -178,7 +178,7 @@ describe('summary', () => {
   });
 
   test('since as a timestamp and as a date; several currencies', async () => {
-    emu.services.clock.advance(2 * 86_400_000); // 2026-03-03T10:00Z
+    await emu.services.scheduler.advance(2 * 86_400_000); // 2026-03-03T10:00Z
     const lrd = await link({ title: 'LRD', amount: 5000, currency: 'LRD' });
     await emu.request('POST', `/v1/api/payment-links/${lrd.id}/simulate`, { body: {} });
     const usd = await link({ title: 'USD', amount: 70, currency: 'USD' });

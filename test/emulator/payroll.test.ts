@@ -268,7 +268,7 @@ describe('approval and execution', () => {
     assert.equal((await approve(out.run.id, OWNER_PIN)).status, 423);
     assert.equal((await emu.request('GET', `/v1/api/payroll/runs/${out.run.id}`)).json.data.run.status, 'pending_approval');
     assert.equal(await merchantBalance(emu, 'mer_acme', 'test', 'USD'), acme);
-    emu.services.clock.advance(15 * 60_000);
+    await emu.services.scheduler.advance(15 * 60_000);
     assert.equal((await approved(out.run.id)).run.status, 'completed');
   });
 });

@@ -99,11 +99,11 @@ describe('OTP round trip', () => {
   test('a code expires after 300 s by the emulator clock', async () => {
     const phone = '+231770000601';
     await start(phone);
-    emu.services.clock.advance(299_000);
+    await emu.services.scheduler.advance(299_000);
     assert.equal((await complete({ merchant_name: 'In time', manager_phone: phone, otp: await latestCode(phone) })).status, 201);
     await start(phone);
     const code = await latestCode(phone);
-    emu.services.clock.advance(300_000);
+    await emu.services.scheduler.advance(300_000);
     const late = await complete({ merchant_name: 'Too late', manager_phone: phone, otp: code });
     assert.equal(late.status, 422);
     assert.equal(late.json.error.code, 'OTP_EXPIRED');
@@ -133,7 +133,7 @@ describe('OTP round trip', () => {
     assert.equal(again.status, 423, 'no new code during the lock');
     assert.equal(again.json.error.code, 'OTP_LOCKED');
     assert.match(again.json.error.message, /until \d{4}-/);
-    emu.services.clock.advance(15 * 60_000);
+    await emu.services.scheduler.advance(15 * 60_000);
     assert.equal((await complete({ merchant_name: 'Right', manager_phone: phone, otp: code })).json.error.code, 'OTP_INVALID', 'the old code stays void');
     assert.equal((await start(phone)).status, 200);
     assert.equal((await complete({ merchant_name: 'Right', manager_phone: phone, otp: await latestCode(phone) })).status, 201);

@@ -10,7 +10,8 @@ import { scopeKey } from '../payments/domain.js';
 import { PAYOUT_PAGE_DEFAULT, type CreatePayout, type ListPayoutsQuery, type Payout } from '../../../contract/resources/payouts.js';
 import type { z } from 'zod';
 import { findOwn } from '../merchants/own.js';
-import { whenProviderUp } from '../../faults/provider.js';
+import { providerOutage } from '../../faults/provider.js';
+import { recordWork } from '../../scheduler/work.js';
 
 // Payouts: checked against the payee (approved, same currency, per-payout and daily caps),
 // debited from the merchant's wallet the moment they are accepted, then answered by the
@@ -18,10 +19,16 @@ import { whenProviderUp } from '../../faults/provider.js';
 // credits the debit back (reason payout_reversal). No webhook: clients poll GET.
 //
 // The provider's answer is fixed at acceptance (the next queued outcome from the control
-// API, else `config.payoutOutcome`) and stored on the record with its due time, so a restart
-// re-schedules every processing payout exactly as it was (see `resumePayouts`).
+// API, else `config.payoutOutcome`) and stored on the record with its due time: the scheduler
+// reads `resolves_at_ms` of every processing payout (`payoutResolution`), so a restart, a reset
+// or a restore finds them all again with nothing to re-arm.
 
-export const PAYOUTS = collection<PayoutRecord>()('payouts', { by_scope: (p) => scopeKey(p.merchant_id, p.environment), by_payee: (p) => p.payee_id });
+export const PAYOUTS = collection<PayoutRecord>()('payouts', {
+  by_scope: (p) => scopeKey(p.merchant_id, p.environment),
+  by_payee: (p) => p.payee_id,
+  /** Payouts waiting for the provider's answer: what the scheduler reads at start. */
+  processing: (p) => (p.status === 'processing' ? 'processing' : undefined),
+});
 /** Control-API queue of outcomes for the next payouts (one record). */
 export const PAYOUT_PROVIDER = collection<OutcomeQueue>()('payout_provider');
 const OUTCOME_QUEUE_ID = 'next_outcomes';
@@ -143,9 +150,9 @@ export function createPayout(ctx: MerchantContext, input: CreatePayout, tx: Tran
     provider_outcome: nextOutcome(ctx, tx),
     resolves_at_ms: ctx.clock.now() + ctx.config.payoutResolveMs,
   });
-  // A provider that answers at once (--payout-delay 0) resolves inside the acceptance.
+  // A provider that answers at once (--payout-delay 0) resolves inside the acceptance; any
+  // other answer is due at resolves_at_ms (`payoutResolution`).
   if (ctx.config.payoutResolveMs <= 0) return toPublicPayout(settle(ctx, tx, payout));
-  schedule(ctx, payout);
   return toPublicPayout(payout);
 }
 
@@ -165,25 +172,22 @@ export function resolvePayout(services: Pick<Services, 'store' | 'stamps'>, id: 
   });
 }
 
-function schedule(services: Services, payout: PayoutRecord): void {
-  // If the accepting transaction rolls back, the timer finds no payout and does nothing.
-  // A provider outage (an injected fault) holds the answer until it ends.
-  services.clock.at(payout.resolves_at_ms, () => whenProviderUp(services, 'payouts', `payout ${payout.id}`, () => resolvePayout(services, payout.id)));
-}
-
 /**
- * At start (the module's start hook, once stored stamps are observed): every payout still
- * processing gets its timer back; one whose answer fell due while the emulator was down
- * resolves now (the provider answered meanwhile).
+ * The provider's answer as timed work: every processing payout is due at its resolves_at_ms
+ * (an acceptance that rolled back left no record, so nothing fires for it). A provider outage
+ * (an injected fault) holds the answer until the outage ends.
  */
-export function resumePayouts(services: Services): void {
-  const now = services.clock.now();
-  for (const payout of [...services.store.all(PAYOUTS)]) {
-    if (payout.status !== 'processing') continue;
-    if (payout.resolves_at_ms <= now) resolvePayout(services, payout.id);
-    else schedule(services, payout);
-  }
-}
+export const payoutResolution = recordWork({
+  name: 'payout resolution',
+  collection: PAYOUTS,
+  waiting: { index: 'processing', key: 'processing' },
+  dueAt: (p) => (p.status === 'processing' ? p.resolves_at_ms : undefined),
+  run(services, payout) {
+    const until = providerOutage(services, 'payouts', `payout ${payout.id}`);
+    if (until !== undefined) return { retryAt: until };
+    resolvePayout(services, payout.id);
+  },
+});
 
 export function getOwnPayout(ctx: MerchantContext, id: string): PayoutRecord {
   const payout = findOwn<PayoutRecord>(ctx, PAYOUTS, id);
