@@ -15,12 +15,14 @@ import { isHeaderSafe, MAX_TRACE_ID_LENGTH } from '../contract/header-safe.js';
 import { openApiHandlers } from './openapi/serve.js';
 import { watchEventLoop } from './control/metrics.js';
 import { localOnly } from './http/local-guard.js';
+import { DOORS, mountDoors } from './http/doors.js';
 import { requireHost } from './http/client-error.js';
 import { refuseDeepJson } from './http/json-depth.js';
 import { oneHandlerPerTurn } from './http/request-turns.js';
 
-// The HTTP layer: it only translates. Trace ids, body parsing, the merchant routes (through
-// the gateway), the control API, and the envelope for everything that falls through.
+// The HTTP layer: it only translates. Trace ids, the doors of the non-/v1 surfaces, body
+// parsing, the merchant routes (through the gateway), the control API, and the envelope for
+// everything that falls through.
 
 export interface AppOptions {
   rateLimit: RateLimitConfig | null;
@@ -54,6 +56,19 @@ export function createApp(services: Services, options: AppOptions) {
   });
   app.use(requireHost);
 
+  // The doors of every surface that is not /v1 (http/doors.ts), before any body is read: a
+  // foreign Host or Origin is a 403 whatever the body holds. First the OpenAPI documents (no key
+  // needed: they describe, they do not act), which sit under /_emulator but not behind the
+  // control API's door; then the door of each other surface, by its path prefix.
+  const openApi = openApiHandlers(services);
+  const documents = localOnly(services, DOORS.documents);
+  app.get('/openapi.yaml', documents, openApi.yaml);
+  app.get('/openapi.json', documents, openApi.json);
+  app.get('/_emulator/openapi.yaml', documents, openApi.controlYaml);
+  app.get('/_emulator/openapi.json', documents, openApi.controlJson);
+  app.get('/redocly.yaml', documents, openApi.lintConfig);
+  mountDoors(app, services);
+
   // Bodies are JSON whatever the Content-Type says (curl -d sends form encoding by default),
   // except on the hosted pages, whose forms post urlencoded bodies (pages/router.ts reads them).
   const json = express.json({ type: () => true, limit: '1mb', strict: false, verify: refuseDeepJson });
@@ -63,15 +78,6 @@ export function createApp(services: Services, options: AppOptions) {
   const gateway: Gateway = { services, limiter: new RateLimiter(options.rateLimit), ledger: new IdempotencyLedger(services) };
   services.hooks.worldReplaced.push(() => gateway.limiter.clear());
   mountRoutes(app, allRoutes(), gateway);
-  // The OpenAPI documents of the /v1 routes above and of the control API (no key needed: they
-  // describe, they do not act); the control API's before its router, which would refuse them.
-  const openApi = openApiHandlers(services);
-  const local = localOnly(services, { allowAuthorization: true });
-  app.get('/openapi.yaml', local, openApi.yaml);
-  app.get('/openapi.json', local, openApi.json);
-  app.get('/_emulator/openapi.yaml', local, openApi.controlYaml);
-  app.get('/_emulator/openapi.json', local, openApi.controlJson);
-  app.get('/redocly.yaml', local, openApi.lintConfig);
   app.use('/_emulator', controlRouter(services));
   for (const r of resources) r.http?.(app, services); // the live stream (webhooks/stream.ts)
   // Stalls are recorded from the start, not from the first GET /_emulator/metrics.

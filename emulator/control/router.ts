@@ -10,6 +10,7 @@ import { faultControlRoutes } from '../faults/control.js';
 import { resourceControlRoutes } from '../registry.js';
 import type { ControlRoute } from './route.js';
 import { localOnly } from '../http/local-guard.js';
+import { DOORS } from '../http/doors.js';
 
 // The emulator's control API: what the spec puts on a dashboard or phone (payees, cards,
 // top-ups, approvals, redelivery, the OTP inbox) plus the clock. It lives outside /v1, answers
@@ -22,7 +23,7 @@ export const allControlRoutes = (): ControlRoute[] => [...controlRoutes, ...worl
 
 export function controlRouter(services: Services): Router {
   const router = express.Router();
-  router.use(localOnly(services, { controlToken: true }));
+  router.use(localOnly(services, DOORS.control)); // also mounted before body parsing (app.ts)
   for (const route of allControlRoutes()) {
     router[route.method](route.path, async (req: Request, res: Response) => {
       try {

@@ -3,6 +3,7 @@ import type { Services } from '../services.js';
 import { html } from '../pages/html.js';
 import { ApiError } from '../errors.js';
 import { localOnly } from '../http/local-guard.js';
+import { DOORS } from '../http/doors.js';
 import { dashboardStream } from '../webhooks/module.js';
 import { CLIENT_SCRIPT } from './client.js';
 import { dashboardPage, sendDashboard } from './layout.js';
@@ -21,7 +22,7 @@ import { mountFaults } from './faults.js';
 
 export function dashboardRouter(services: Services): Router {
   const router = express.Router();
-  router.use(localOnly(services, { controlToken: true, dashboardLogin: true }));
+  router.use(localOnly(services, DOORS.dashboard)); // also mounted before body parsing (app.ts)
   router.get('/app.js', (_req: Request, res: Response) => {
     res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(CLIENT_SCRIPT);
   });

@@ -2,6 +2,7 @@ import express, { type Express, type NextFunction, type Request, type Response, 
 import type { Services } from '../services.js';
 import { messagePage, sendPage } from './layout.js';
 import { localOnly } from '../http/local-guard.js';
+import { DOORS } from '../http/doors.js';
 import { mountCheckout } from './checkout.js';
 import { mountCardMandate } from './mandate.js';
 import { mountWalletMandate } from './wallet-mandate.js';
@@ -14,7 +15,7 @@ import { mountPayrollApproval } from './payroll-approval.js';
 export function checkoutPages(services: Services): Router {
   const router = express.Router();
   // Opened by top-level navigation from anywhere, so Origin is checked only on form posts.
-  router.use(localOnly(services, { allowAuthorization: true, origin: 'unsafe-methods' }));
+  router.use(localOnly(services, DOORS.pages)); // also mounted before body parsing (app.ts)
   router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   mountCardMandate(router, services);
   mountWalletMandate(router, services);

@@ -6,6 +6,7 @@ import { DeliveryEngine, webhookAttempts } from './engine.js';
 import { StreamHub, STREAM_PATH } from './stream.js';
 import { webhookControlRoutes } from './control.js';
 import { localOnly } from '../http/local-guard.js';
+import { DOORS } from '../http/doors.js';
 
 // The webhooks runtime of one emulator: the delivery engine and the live stream. Created at
 // setup (before the app is built, so the stream route can be mounted), started once the
@@ -55,7 +56,7 @@ export const webhooksModule: ResourceModule = {
   http(app: Express, services: Services) {
     const { hub } = runtime(services);
     // Host and Origin checked; the merchant key it authenticates with is the stream's own door.
-    app.get(STREAM_PATH, localOnly(services, { allowAuthorization: true, controlToken: true }), (req: Request, res: Response) => hub.handle(req, res));
+    app.get(STREAM_PATH, localOnly(services, DOORS.stream), (req: Request, res: Response) => hub.handle(req, res));
   },
   start(services) {
     const { engine, hub } = runtime(services);
