@@ -1,7 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Services } from '../services.js';
 import { html } from '../pages/html.js';
-import { ApiError } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import { localOnly } from '../http/local-guard.js';
 import { DOORS } from '../http/doors.js';
 import { dashboardStream } from '../webhooks/module.js';
@@ -37,7 +37,10 @@ export function dashboardRouter(services: Services): Router {
   router.use((_req: Request, res: Response) => {
     sendDashboard(res, 404, dashboardPage('Not found', 'events', html`<p>There is no dashboard page here. <a href="/dashboard">Back to events</a></p>`));
   });
-  router.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
+  router.use((err: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+    // Express could not percent-decode a path parameter (/records/payments/%ZZ): no record
+    // has such an id, so it is the same 404 as any unknown one.
+    if (err.status === 400 && /^Failed to decode param/.test(err.message)) err = notFound('record');
     if (err instanceof ApiError && err.status < 500) {
       return sendDashboard(res, err.status, dashboardPage(err.status === 404 ? 'Not found' : 'Not shown', 'events', html`<p role="alert">${err.message}</p>`));
     }

@@ -9,14 +9,15 @@ nav.sections a{padding:.3rem .6rem;border-radius:6px;color:#1d2433;text-decorati
 nav.sections a[aria-current="page"]{background:#2752c9;color:#fff}
 .live-status{font-size:.85rem;color:#5b6478;margin-left:auto}
 .chip{display:inline-block;font-size:.8rem;border-radius:999px;padding:0 .5rem;border:1px solid #c9cfdb;background:#f3f5f9;color:#1d2433;white-space:nowrap}
-.chip.s-succeeded,.chip.s-completed,.chip.s-approved,.chip.s-active{background:#e6f4ea;border-color:#a8d5b5;color:#1e6b34}
-.chip.s-failed,.chip.s-dead_letter,.chip.s-revoked,.chip.s-cancelled{background:#fdecec;border-color:#f1b0b0;color:#8a1c1c}
-.chip.s-pending,.chip.s-pending_approval,.chip.s-processing{background:#fff8e1;border-color:#f0d98a;color:#6b5200}
+.chip.s-succeeded,.chip.s-completed,.chip.s-approved,.chip.s-active,.chip.s-paid{background:#e6f4ea;border-color:#a8d5b5;color:#1e6b34}
+.chip.s-failed,.chip.s-dead_letter,.chip.s-revoked,.chip.s-cancelled,.chip.s-expired{background:#fdecec;border-color:#f1b0b0;color:#8a1c1c}
+.chip.s-pending,.chip.s-pending_approval,.chip.s-processing,.chip.s-partial,.chip.s-needs_attention{background:#fff8e1;border-color:#f0d98a;color:#6b5200}
 a.chip{text-decoration:none}
 .scroll{overflow-x:auto}
 .scroll table{min-width:40rem}.scroll td code{overflow-wrap:normal}
 form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
 form.filters label{margin:0;font-size:.85rem}
+form.filters input[type=search]{display:block;width:16rem;max-width:100%;padding:.4rem;font:inherit}
 select{font:inherit;padding:.4rem;border:1px solid #9aa3b5;border-radius:6px;background:#fff;display:block}
 form.filters button,form.inline button,button.small{width:auto;margin:0;padding:.4rem .9rem}
 form.inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}

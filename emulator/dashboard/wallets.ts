@@ -5,7 +5,8 @@ import { MERCHANTS } from '../resources/merchants/records.js';
 import { walletView } from '../resources/wallets/control.js';
 import { dashboardPage, sendDashboard } from './layout.js';
 import { envBadge, money, when } from './format.js';
-import { KINDS, recordTable } from './records.js';
+import { recordTable } from './records.js';
+import { KINDS } from './record-kinds.js';
 
 // Wallets and cards: every merchant's wallets with their balance and newest ledger entries
 // (walletView, the function behind GET /_emulator/wallets), then gift-card wallets and fleet cards.

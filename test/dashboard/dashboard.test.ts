@@ -263,10 +263,10 @@ test('every page renders: endpoints, records with a detail view, wallets and car
 
     await page.goto(`${emu.baseUrl}/dashboard/records?kind=payment-links`);
     await page.getByRole('link', { name: link.json.data.id }).click();
-    await page.getByText('Dashboard tea').waitFor();
+    await page.getByText('Dashboard tea', { exact: true }).waitFor();
     await page.getByText('$15.00').first().waitFor();
     // Stored text is shown as text: the description's markup is not a live element.
-    await page.getByText('<img src=x onerror="document.title=1">').waitFor();
+    await page.getByText('<img src=x onerror="document.title=1">', { exact: true }).waitFor();
     assert.equal(await page.locator('main img').count(), 0);
     await screenshot(page, 'dashboard-record');
 

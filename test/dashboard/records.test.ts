@@ -5,7 +5,9 @@ import { rawRequest } from '../helpers/raw-http.js';
 import { PAGE_SIZE } from '../../emulator/dashboard/format.js';
 
 // The records tables over HTTP: newest first, PAGE_SIZE rows a page with links that keep the
-// filters, the environment filter, and a detail view that never shows secret-shaped fields.
+// filters, the environment filter, the search by id, a detail view that never shows
+// secret-shaped fields, and 404 for every id no record has (malformed ones included).
+// What the pages show of each record is tested in a browser (records-browser.test.ts).
 
 let emu: TestEmulator;
 before(async () => {
@@ -54,9 +56,52 @@ test('a sub-merchant has a detail view; no page shows a PIN hash; a merchant is 
   const detail = await rawRequest(emu.baseUrl, 'GET', `/dashboard/records/sub-merchants/${done.json.data.id}`);
   assert.equal(detail.status, 200);
   assert.match(detail.text, /Dash Kiosk/);
-  assert.match(detail.text, /<dt>parent_id<\/dt><dd>mer_acme<\/dd>/);
+  // The merchant it belongs to, beside the view the API gives (which leaves the parent and manager out).
+  assert.match(detail.text, /Merchant <code>mer_acme<\/code>/);
+  assert.doesNotMatch(detail.text, /manager_user_id|parent_id/);
   for (const path of ['/dashboard/approvals', '/dashboard/wallets', `/dashboard/records/sub-merchants/${done.json.data.id}`, '/dashboard/records?kind=sub-merchants']) {
     assert.doesNotMatch((await rawRequest(emu.baseUrl, 'GET', path)).text, /pin_hash|scrypt/i, path);
   }
   assert.equal((await rawRequest(emu.baseUrl, 'GET', '/dashboard/records/sub-merchants/mer_acme')).status, 404);
+});
+
+const KIND_IDS = ['payment-links', 'payments', 'mandates', 'charges', 'payroll-runs', 'payouts', 'sub-merchants', 'gift-card-wallets', 'fleet-cards'];
+
+test('a malformed or unknown id is a 404 page on every records route, never a 500', async () => {
+  for (const kind of [...KIND_IDS, 'no-such-kind']) {
+    for (const id of ['%ZZ', '%E0%A4%A', 'pl_nope', 'mer_acme%', 'nope%2Fnope']) {
+      const res = await rawRequest(emu.baseUrl, 'GET', `/dashboard/records/${kind}/${id}`);
+      assert.equal(res.status, 404, `${kind}/${id}: ${res.text.slice(0, 200)}`);
+      assert.match(String(res.headers['content-type']), /text\/html/);
+      assert.match(res.text, /No such record\./);
+    }
+  }
+  // A real id under another kind is not that kind's record either.
+  const link = await emu.request('POST', '/v1/api/payment-links', { idempotencyKey: idem('wrong-kind'), body: { title: 'Wrong kind', amount: 100 } });
+  assert.equal((await rawRequest(emu.baseUrl, 'GET', `/dashboard/records/payments/${link.json.data.id}`)).status, 404);
+  assert.equal((await rawRequest(emu.baseUrl, 'GET', '/dashboard/deliveries/%ZZ')).status, 404);
+});
+
+test('?q= with a whole id opens that record whatever the kind; part of an id filters; no match says so', async () => {
+  const a = await emu.request('POST', '/v1/api/payment-links', { idempotencyKey: idem('q-a'), body: { title: 'Search A', amount: 100 } });
+  const b = await emu.request('POST', '/v1/api/payment-links', { idempotencyKey: idem('q-b'), body: { title: 'Search B', amount: 200 } });
+  const id = a.json.data.id as string;
+  const jump = await rawRequest(emu.baseUrl, 'GET', `/dashboard/records?kind=payouts&q=${id}`);
+  assert.equal(jump.status, 303);
+  assert.equal(jump.headers.location, `/dashboard/records/payment-links/${id}`);
+
+  const part = id.slice(3, 15);
+  const filtered = await rawRequest(emu.baseUrl, 'GET', `/dashboard/records?kind=payment-links&q=${part}`);
+  assert.equal(filtered.status, 200);
+  assert.deepEqual(ids(filtered.text), [id]);
+  assert.ok(!ids(filtered.text).includes(b.json.data.id));
+  // Searched from another kind, the page points to where the ids are.
+  const elsewhere = await rawRequest(emu.baseUrl, 'GET', `/dashboard/records?kind=payouts&q=${part}`);
+  assert.match(elsewhere.text, /No payouts with an id containing/);
+  assert.match(elsewhere.text, new RegExp(`href="/dashboard/records\\?kind=payment-links&amp;q=${part}">Payment links \\(1\\)`));
+
+  const none = await rawRequest(emu.baseUrl, 'GET', '/dashboard/records?kind=payment-links&q=zz_nothing_here');
+  assert.equal(none.status, 200);
+  assert.deepEqual(ids(none.text), []);
+  assert.match(none.text, /No payment links with an id containing “zz_nothing_here”/);
 });
