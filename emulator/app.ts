@@ -11,7 +11,8 @@ import { type KeyRecord } from './resources/merchants/records.js';
 import { allRoutes, resources } from './registry.js';
 import { controlRouter } from './control/router.js';
 import { randomHex } from './ids.js';
-import { isHeaderSafe, MAX_TRACE_ID_LENGTH } from '../contract/header-safe.js';
+import { isFieldValue } from '../contract/header-safe.js';
+import { hasHighBytes, keepHeaderBytes } from './http/header-bytes.js';
 import { openApiHandlers } from './openapi/serve.js';
 import { watchEventLoop } from './control/metrics.js';
 import { localOnly } from './http/local-guard.js';
@@ -39,9 +40,12 @@ export function createApp(services: Services, options: AppOptions) {
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const sent = req.get('X-Trace-ID');
-    const traceId = sent !== undefined && isHeaderSafe(sent, MAX_TRACE_ID_LENGTH) ? sent : `trc_${randomHex(12)}`;
+    // Echoed as it arrived, whatever its length: node's parser already kept it to what a header
+    // may hold (and to 16 KB of headers in all). Only an empty value is replaced.
+    const traceId = sent !== undefined && isFieldValue(sent) ? sent : `trc_${randomHex(12)}`;
     res.locals.traceId = traceId;
     res.set('X-Trace-ID', traceId);
+    if (hasHighBytes(traceId)) keepHeaderBytes(res); // the same bytes back, not their UTF-8
     if (options.logRequests) {
       const start = performance.now();
       res.on('finish', () => {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { ErrorEnvelope } from '../../contract/common.js';
-import { HEADER_SAFE_PATTERN, MAX_TRACE_ID_LENGTH } from '../../contract/header-safe.js';
+import { FIELD_VALUE_PATTERN, TRACE_ID_RULE } from '../../contract/header-safe.js';
 import { SchemaComponents, type JsonSchema } from './schemas.js';
 
 // An OpenAPI 3.1 document, built from route declarations: the merchant API's (document.ts,
@@ -158,8 +158,8 @@ export function buildDocument(operations: OperationSpec[], frame: DocumentFrame)
           name: 'X-Trace-ID',
           in: 'header',
           required: false,
-          description: `Echoed back when header-safe: 1-${MAX_TRACE_ID_LENGTH} printable ASCII characters, inner spaces allowed; otherwise one is generated (trc_ + 24 hex)`,
-          schema: { type: 'string', minLength: 1, maxLength: MAX_TRACE_ID_LENGTH, pattern: HEADER_SAFE_PATTERN },
+          description: TRACE_ID_RULE,
+          schema: { type: 'string', minLength: 1, pattern: FIELD_VALUE_PATTERN },
         },
       },
       schemas: components.schemas,
