@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDuration } from './formats.js';
+import { DURATION_UP_TO_1H_PATTERN, parseDuration } from './formats.js';
 
 // The shape of a fault, once: the control API validates with it, the CLI checks its flags with
 // it before sending, `--faults FILE` reads it, and the OpenAPI-style docs name its fields.
@@ -13,6 +13,12 @@ export const RoutePattern = z
   .trim()
   .regex(/^(\*|GET|POST|DELETE) \/\S*$/i, 'must be "<METHOD> <path>", e.g. "POST /v1/api/charges" or "* /v1/api/payouts*" (METHOD: GET, POST, DELETE or *)')
   .transform((s) => s.replace(/^\S+/, (m) => m.toUpperCase()));
+
+/** How the documents show a duration up to 1h: milliseconds, or text (the pattern lists the one-unit forms). */
+const DURATION_JSON = [
+  { type: 'integer', minimum: 0, maximum: 3_600_000 },
+  { type: 'string', pattern: DURATION_UP_TO_1H_PATTERN },
+];
 
 const Duration = z.union([
   z.int().min(0).max(3_600_000),
@@ -52,7 +58,11 @@ export const FaultSpec = z
     provider: z.enum(['payouts', 'momo']).optional().meta({ description: 'A provider the emulator plays: the payout provider, or MoMo clearing on checkout' }),
     kind: z.enum([...API_KINDS, ...DELIVERY_KINDS, 'down']),
     status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503)]).optional().meta({ description: 'kind status: the status answered (the spec envelope and code)' }),
-    latency: Latency.optional().meta({ description: 'kind latency or delay: "2s" or a uniform range "100ms..2s"; kind reorder: the window (each attempt waits a random time up to it)' }),
+    latency: Latency.optional().meta({
+      description:
+        'kind latency or delay: milliseconds, a duration up to 1h ("2s", "1m30s") or a uniform range "100ms..2s" (low to high; the pattern shows the single durations); kind reorder: the window (each attempt waits a random time up to it)',
+      anyOf: DURATION_JSON,
+    }),
     retry_after: z.int().min(0).max(3600).optional().meta({ description: 'kind status: a Retry-After header in seconds (429 sends 1 unless told)' }),
     after_commit: z.boolean().default(false).meta({ description: 'Run the request (its idempotency record is stored), then lose the response' }),
     environment: z.enum(['test', 'live']).optional(),
@@ -60,7 +70,7 @@ export const FaultSpec = z
     times: z.int().min(1).max(1_000_000).optional().meta({ description: 'Fire for the next N matches, then retire' }),
     probability: z.number().min(0).max(1).optional().meta({ description: 'Fire on each match with this probability (seeded)' }),
     seed: z.int().min(0).max(2 ** 31 - 1).optional(),
-    for: Duration.optional().meta({ description: 'kind down: how long the provider is down (emulator clock)' }),
+    for: Duration.optional().meta({ description: 'kind down: how long the provider is down (emulator clock): milliseconds or a duration up to 1h ("30m", "1m30s")', anyOf: DURATION_JSON }),
   })
   .superRefine((f, ctx) => {
     const targets = [f.route, f.deliveries, f.provider].filter((t) => t !== undefined).length;
@@ -80,6 +90,33 @@ export const FaultSpec = z
     if (f.times !== undefined && f.probability !== undefined) ctx.addIssue({ code: 'custom', path: ['probability'], message: 'give times or probability, not both' });
     if (f.seed !== undefined && f.probability === undefined && f.latency === undefined) ctx.addIssue({ code: 'custom', path: ['seed'], message: 'seed goes with probability or a latency range' });
     if ((f.environment !== undefined || f.key_name !== undefined) && f.route === undefined) ctx.addIssue({ code: 'custom', path: ['environment'], message: 'environment and key_name narrow a route fault' });
+  })
+  // The rules above, for the OpenAPI document: the three targets as oneOf, the rest as conditions.
+  .meta({
+    oneOf: [
+      { title: 'A merchant API fault', required: ['route'], properties: { deliveries: false, provider: false, kind: { enum: [...API_KINDS] } } },
+      {
+        title: 'A webhook delivery fault',
+        required: ['deliveries'],
+        properties: { route: false, provider: false, kind: { enum: [...DELIVERY_KINDS] }, after_commit: { const: false }, environment: false, key_name: false },
+      },
+      {
+        title: 'A provider outage',
+        required: ['provider', 'for'],
+        properties: { route: false, deliveries: false, kind: { const: 'down' }, after_commit: { const: false }, environment: false, key_name: false },
+      },
+    ],
+    // (Each `required` names its properties beside it, as linters ask; `{}` adds no rule.)
+    allOf: [
+      { if: { required: ['kind'], properties: { kind: { const: 'status' } } }, then: { required: ['status'], properties: { status: {} } }, else: { properties: { status: false, retry_after: false } } },
+      { if: { required: ['kind'], properties: { kind: { enum: ['latency', 'delay', 'reorder'] } } }, then: { required: ['latency'], properties: { latency: {} } } },
+      { if: { required: ['kind'], properties: { kind: { const: 'truncate' } } }, then: { required: ['after_commit'], properties: { after_commit: { const: true } } } },
+      { not: { required: ['times', 'probability'], properties: { times: {}, probability: {} } } },
+      {
+        if: { required: ['seed'], properties: { seed: {} } },
+        then: { anyOf: [{ required: ['probability'], properties: { probability: {} } }, { required: ['latency'], properties: { latency: {} } }] },
+      },
+    ],
   });
 export type FaultSpec = z.infer<typeof FaultSpec>;
 export type FaultInput = z.input<typeof FaultSpec>;

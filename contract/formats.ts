@@ -1,6 +1,17 @@
 // Text formats the emulator's options take, parsed the same way by `svc emulator start`, the
 // testing API and the fault files.
 
+/** What parseDuration accepts, as a pattern for the OpenAPI documents: "0", or numbers with units, one after another. */
+export const DURATION_PATTERN = '^(0|([0-9]+(\\.[0-9]+)?(ms|s|m|h|d))+)$';
+
+/**
+ * Durations of at most one hour written with one unit (0, 3600000ms, 3600s, 60m, 1h and below):
+ * the part of "a duration up to 1h" a pattern can state. Sums such as 1m30s and decimals are
+ * accepted too, up to 1h; the documents say so in words.
+ */
+export const DURATION_UP_TO_1H_PATTERN =
+  '^(0|([0-9]{1,6}|[12][0-9]{6}|3[0-5][0-9]{5}|3600000)ms|([0-9]{1,3}|[12][0-9]{3}|3[0-5][0-9]{2}|3600)s|([0-5]?[0-9]|60)m|[01]h)$';
+
 /** Parses "90s", "2h", "1d", "500ms", "1h30m" into milliseconds; a bare "0" needs no unit. */
 export function parseDuration(text: string): number {
   if (text === '0') return 0;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Environment, MinorUnits, WalletCurrency } from '../common.js';
 import { FleetCardStatus, SpendPeriod } from '../resources/fleet-cards.js';
 import { Payee } from '../resources/payees.js';
+import { PhoneNumber } from '../phone.js';
 
 // What the dashboard and the phone show through the control API: merchants' wallets, service
 // users, gift-card wallets and fleet cards, payees, the payout provider and the OTP inbox.
@@ -76,7 +77,12 @@ export const ControlUser = z
 
 export const UserList = z.object({ users: z.array(ControlUser) });
 
-export const PhoneParams = z.object({ phone: z.string().meta({ description: 'E.164 (+231770000201) or national (0770000201)' }) });
+export const PhoneParams = z.object({
+  phone: z.string().min(1).meta({ description: 'E.164 (+231770000201) or as typed locally (0770000201); one that names no user is 404' }),
+});
+
+/** The OTP inbox reads any phone, so the phone must be one (422 otherwise). */
+export const OtpPhoneParams = z.object({ phone: PhoneNumber });
 
 /** The signed ledger of one card: amounts sum to the balance (a redemption is negative). */
 export const CardLedger = z.object({
@@ -130,4 +136,4 @@ export const OtpInbox = z.object({
     .meta({ description: 'Newest first' }),
 });
 
-export const IdParams = z.object({ id: z.string() });
+export const IdParams = z.object({ id: z.string().min(1) });

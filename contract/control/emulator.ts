@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Environment } from '../common.js';
+import { DURATION_PATTERN } from '../formats.js';
 import { EMULATOR_IDENTITY } from './routes.js';
 
 // The control API's answers about the emulator itself: identity, keys, clock, store
@@ -32,10 +33,17 @@ export const ClockState = z
   .meta({ id: 'ClockState' });
 
 /** `by` is a duration ("90s", "2h", "1d"); `ms` the same in milliseconds. One of the two. */
-export const AdvanceClock = z.strictObject({
-  by: z.string().optional().meta({ description: 'A duration such as 90s, 2h or 1d' }),
-  ms: z.int().min(0).optional().meta({ description: 'Milliseconds; wins over by when both are given' }),
-});
+export const AdvanceClock = z
+  .strictObject({
+    by: z.string().optional().meta({ description: 'A duration such as 90s, 2h, 1h30m or 1d (units ms, s, m, h, d; decimals allowed)', pattern: DURATION_PATTERN }),
+    ms: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: 'Milliseconds; wins over by when both are given. The clock never passes 2200-01-01T00:00:00Z: an advance that would is 422, naming how far it can still move' }),
+  })
+  .refine((b) => b.by !== undefined || b.ms !== undefined, 'give "by" (e.g. "2h") or "ms"')
+  .meta({ anyOf: [{ required: ['by'] }, { required: ['ms'] }] });
 
 export const Compacted = z.object({ compacted: z.literal(true) });
 

@@ -17,6 +17,7 @@ import {
   GiftCardWalletList,
   IdParams,
   OtpInbox,
+  OtpPhoneParams,
   PayeeList,
   PayoutProvider,
   PhoneParams,
@@ -116,7 +117,7 @@ export const CONTROL_SCHEMAS = {
   approveCardMandate: { params: IdParams, body: CardDetails, response: Mandate },
   approveWalletMandate: { params: IdParams, body: WalletApproval, response: Mandate },
   approvePayrollRun: { params: IdParams, body: PayrollApproval, response: ApprovedPayrollRun },
-  otpInbox: { params: PhoneParams, response: OtpInbox },
+  otpInbox: { params: OtpPhoneParams, response: OtpInbox },
 } as const satisfies Record<ControlRouteName, ControlRouteSchemas>;
 
 export type ControlSchemasOf<N extends ControlRouteName> = (typeof CONTROL_SCHEMAS)[N];

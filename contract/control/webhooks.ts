@@ -112,15 +112,35 @@ const Catalog = z.strictObject({
   item_count: z.int().min(0).optional().meta({ description: 'Default 12' }),
 });
 
-const Item = z.strictObject({
-  id: z.string().min(1).max(100).optional().meta({ description: 'Default: a new itm_… id' }),
-  sku: z.string().min(1).max(100).optional().meta({ description: 'Default SKU-0001' }),
-  name: z.string().min(1).max(200).optional().meta({ description: 'Default "Sample item"' }),
-  quantity: z.int().min(0).optional().meta({ description: 'After the movement; default 2' }),
-  low_stock_threshold: z.int().min(0).optional().meta({ description: 'Default 5' }),
-  quantity_change: z.int().max(-1).optional().meta({ description: 'The movement that crossed the threshold (negative); default -1' }),
-  location_id: z.string().min(1).max(100).nullable().optional(),
-});
+const ITEM_QUANTITY_DEFAULT = 2;
+const ITEM_THRESHOLD_DEFAULT = 5;
+
+const Item = z
+  .strictObject({
+    id: z.string().min(1).max(100).optional().meta({ description: 'Default: a new itm_… id' }),
+    sku: z.string().min(1).max(100).optional().meta({ description: 'Default SKU-0001' }),
+    name: z.string().min(1).max(200).optional().meta({ description: 'Default "Sample item"' }),
+    quantity: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({
+        description: `After the movement; at most low_stock_threshold (the event is sent only at or below it: \`x-at-most-field\`); default ${ITEM_QUANTITY_DEFAULT}`,
+        default: ITEM_QUANTITY_DEFAULT,
+        'x-at-most-field': 'low_stock_threshold',
+      }),
+    low_stock_threshold: z.int().min(0).optional().meta({ description: `Default ${ITEM_THRESHOLD_DEFAULT}`, default: ITEM_THRESHOLD_DEFAULT }),
+    quantity_change: z.int().max(-1).optional().meta({ description: 'The movement that crossed the threshold (negative); default -1' }),
+    location_id: z.string().min(1).max(100).nullable().optional(),
+  })
+  // The spec's condition, checked on the body alone (the defaults count when a field is absent).
+  .superRefine((item, ctx) => {
+    const quantity = item.quantity ?? ITEM_QUANTITY_DEFAULT;
+    const threshold = item.low_stock_threshold ?? ITEM_THRESHOLD_DEFAULT;
+    if (quantity > threshold) {
+      ctx.addIssue({ code: 'custom', path: ['quantity'], message: `${quantity} is above low_stock_threshold ${threshold}; inventory.low_stock is sent only at or below it` });
+    }
+  });
 
 export const TriggerEventBody = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('catalog.published'), merchant_id: z.string().min(1), environment: Environment.default('test'), catalog: Catalog.optional() }),

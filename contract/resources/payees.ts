@@ -24,25 +24,40 @@ export const Payee = z
   })
   .meta({ id: 'Payee' });
 
-export const AddPayee = z.strictObject({
-  merchant_id: z.string().min(1),
-  environment: Environment,
-  name: z.string().trim().min(1).max(200).meta(NOT_BLANK),
-  currency: WalletCurrency,
-  per_payout_cap: Cap,
-  daily_cap: Cap,
-});
+/** `per_payout_cap` may not exceed `daily_cap`: the message the domain gives when one of them is stored. */
+const capsProblem = (perPayout: number, daily: number) => (perPayout > daily ? `must not exceed daily_cap (${daily})` : null);
+/** The document's statement of it (an extension: JSON Schema cannot compare two fields). */
+const AT_MOST_DAILY = { 'x-at-most-field': 'daily_cap' };
+
+export const AddPayee = z
+  .strictObject({
+    merchant_id: z.string().min(1),
+    environment: Environment,
+    name: z.string().trim().min(1).max(200).meta(NOT_BLANK),
+    currency: WalletCurrency,
+    per_payout_cap: Cap.meta({ description: 'At most daily_cap (`x-at-most-field`)', ...AT_MOST_DAILY }),
+    daily_cap: Cap,
+  })
+  .superRefine((b, ctx) => {
+    const problem = capsProblem(b.per_payout_cap, b.daily_cap);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['per_payout_cap'], message: problem });
+  });
 
 export const ApprovePayee = z.strictObject({ pin: OwnerPin });
 
 export const SetPayeeCaps = z
   .strictObject({
-    per_payout_cap: Cap.optional(),
+    per_payout_cap: Cap.optional().meta({ description: "At most daily_cap, the one sent or else the payee's (`x-at-most-field`)", ...AT_MOST_DAILY }),
     daily_cap: Cap.optional(),
     /** Needed only when a cap goes up (spec: raising caps needs the owner's PIN). */
-    pin: OwnerPin.optional(),
+    pin: OwnerPin.optional().meta({ description: "The owner's PIN: needed when a cap goes up, ignored otherwise" }),
   })
-  .refine((b) => b.per_payout_cap !== undefined || b.daily_cap !== undefined, 'give per_payout_cap, daily_cap or both');
+  .refine((b) => b.per_payout_cap !== undefined || b.daily_cap !== undefined, 'give per_payout_cap, daily_cap or both')
+  .superRefine((b, ctx) => {
+    const problem = b.per_payout_cap !== undefined && b.daily_cap !== undefined ? capsProblem(b.per_payout_cap, b.daily_cap) : null;
+    if (problem) ctx.addIssue({ code: 'custom', path: ['per_payout_cap'], message: problem });
+  })
+  .meta({ anyOf: [{ required: ['per_payout_cap'] }, { required: ['daily_cap'] }] });
 
 export const PayeeListQuery = z.strictObject({ merchant_id: z.string().min(1), environment: Environment.optional() });
 
