@@ -1,4 +1,5 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { MAX_KEY_LENGTH } from '../../contract/idempotency.js';
 import { ioOf, type CliIO } from './io.js';
 import { intFlag, wrapParser } from './parse.js';
 import { parseControlToken } from '../../contract/network.js';
@@ -48,12 +49,25 @@ export function apiOptions(cmd: Command, timeout?: Option): Command {
 
 /** API options plus --idempotency-key, for routes that write. */
 export function writeOptions(cmd: Command): Command {
-  return apiOptions(cmd).option('--idempotency-key <key>', 'idempotency key, reused on every retry (default: a new UUID)');
+  return apiOptions(cmd).option('--idempotency-key <key>', 'idempotency key, reused on every retry (default: a new UUID)', idempotencyKeyFlag);
 }
 
 /** Write options plus --yes, for commands that move money (asked with a live key). */
 export function moneyOptions(cmd: Command): Command {
   return writeOptions(cmd).option('-y, --yes', 'do not ask for confirmation with a live key');
+}
+
+/**
+ * --idempotency-key goes out in a header (and, for a charge, in the body too): what a header
+ * cannot carry is a usage error here rather than a network error from the transport.
+ */
+function idempotencyKeyFlag(value: string): string {
+  if (value === '') throw new InvalidArgumentError('is empty.');
+  const bad = /[\x00-\x08\x0a-\x1f\x7f]/.exec(value);
+  if (bad) throw new InvalidArgumentError(`holds a control character (U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}) that an HTTP header cannot carry.`);
+  const bytes = Buffer.byteLength(value, 'utf8');
+  if (bytes > MAX_KEY_LENGTH) throw new InvalidArgumentError(`is ${bytes} bytes in UTF-8; a header key holds at most ${MAX_KEY_LENGTH}.`);
+  return value;
 }
 
 export function examples(cmd: Command, lines: string[]): Command {
