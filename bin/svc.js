@@ -13,7 +13,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     cli = await import('../dist/src/cli/main.js');
   } catch (err) {
     if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('dist/src/cli/main.js')) {
-      process.stderr.write('svc is not built yet: run `npm install` (or `npm run build`) in its folder.\n');
+      process.stderr.write('svc is not built yet: run `npm run build` in its folder.\n');
       process.exit(2);
     }
     throw err;
