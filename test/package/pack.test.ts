@@ -1,48 +1,130 @@
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { packageFile } from '../../emulator/server.js';
 import { tempDir } from '../helpers/emulator.js';
 import { onLines } from '../helpers/svc-process.js';
+import { consumerLock, type PackageLock } from './consumer-lock.js';
+import { CONSUMER_PROJECTS, type ConsumerProject, type RunnerProject, type TypeScriptProject } from './consumer-projects.js';
 
-// What a merchant gets: the project packed with `npm pack`, installed into a fresh project,
-// and used there the four ways the README shows — the bin, the library, the testing API, and
-// TypeScript with --strict against the shipped declarations.
+// What a merchant gets: the project packed with `npm pack`, installed into a fresh app, and used
+// there every way the README shows — the bin, the library, the testing API — and in fresh
+// projects beside it: node:test, vitest, jest (CommonJS and ESM), and `tsc --strict` under
+// node16 (CommonJS and ESM), nodenext, bundler and node10.
+
+interface Manifest {
+  name: string;
+  version: string;
+  license: string;
+  files: string[];
+  main: string;
+  types: string;
+  typesVersions: Record<string, Record<string, string[]>>;
+  exports: Record<string, unknown>;
+  bin: Record<string, string>;
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+}
 
 const root = packageFile('');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error', npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+// The runners print for a pipe: no colours. A nested `node --test` must not think it is ours.
+const { NODE_TEST_CONTEXT: _ours, ...inherited } = process.env;
+const env = { ...inherited, NO_COLOR: '1', npm_config_loglevel: 'warn', npm_config_update_notifier: 'false' };
+const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** What the fresh projects run besides the tarball, at the repository's own versions. */
+const RUNNERS = ['jest', 'vitest', 'typescript', '@types/node'];
 
-test('the packed tarball installs into a fresh project and works there: bin, library, testing API, types', { timeout: 240_000 }, async (t) => {
-  const packDir = tempDir('svc-pack-');
-  // The tarball is packed from the suite's own build (`npm test` compiled the project with
-  // declarations just before; tsconfig.build.json, which `prepare` uses, differs only in what it
-  // includes — checked below), so the project is not compiled a second time here. The copy keeps
-  // the pack from ever touching the dist/ that the tests running beside this one import, and
-  // holds only what `files` may ship, so a stray build output cannot hide in the tarball.
-  const buildConfig = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '')) as { extends: string; compilerOptions: Record<string, unknown>; include: string[] };
-  assert.equal(buildConfig.extends, './tsconfig.json');
-  assert.deepEqual(Object.keys(buildConfig.compilerOptions).sort(), ['declaration', 'incremental', 'tsBuildInfoFile']);
-  assert.equal(buildConfig.compilerOptions.declaration, true);
-  assert.equal((JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { compilerOptions: { declaration: boolean } }).compilerOptions.declaration, true, 'the suite builds the declarations it ships');
-  assert.deepEqual(buildConfig.include, ['contract', 'src', 'emulator']);
-  const copy = tempDir('svc-pack-src-');
-  for (const entry of ['package.json', 'bin', 'fixtures', 'README.md', 'docs', ...buildConfig.include.map((dir) => join('dist', dir))]) cpSync(join(root, entry), join(copy, entry), { recursive: true });
-  const packed = JSON.parse(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], copy)) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  const files = packed[0].files.map((f) => f.path);
+let app = '';
+let files: string[] = [];
+let installLog = '';
+
+before(
+  () => {
+    // The tarball is packed from the suite's own build (`npm test` compiled the project, with
+    // declarations and the CommonJS build, just before; `prepack` builds the same with
+    // tsconfig.build.json, which differs only in what it includes — checked here), so nothing
+    // is compiled a second time. The copy keeps the pack away from the dist/ the tests beside
+    // this one import, holds only what `files` names, and only compiled files whose source
+    // still exists (tsc never deletes an output): what a clean `prepack` build would ship.
+    const buildConfig = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '')) as { extends: string; compilerOptions: Record<string, unknown>; include: string[] };
+    assert.equal(buildConfig.extends, './tsconfig.json');
+    assert.deepEqual(Object.keys(buildConfig.compilerOptions).sort(), ['declaration', 'incremental', 'tsBuildInfoFile']);
+    assert.equal(buildConfig.compilerOptions.declaration, true);
+    assert.equal((JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { compilerOptions: { declaration: boolean } }).compilerOptions.declaration, true, 'the suite builds the declarations it ships');
+    assert.deepEqual(buildConfig.include, ['contract', 'src', 'emulator']);
+    assert.ok(pkg.scripts.build.endsWith(' && node scripts/build-cjs.mjs') && pkg.scripts.prepack.endsWith(' && node scripts/build-cjs.mjs'), 'the suite builds the CommonJS build the tarball ships');
+
+    const copy = tempDir('svc-pack-src-');
+    const hasSource = (compiled: string) => {
+      const source = relative(join(root, 'dist'), compiled).replace(/(\.d)?\.ts$|\.js$/, '');
+      return ['.ts', '.tsx'].some((ext) => existsSync(join(root, source + ext)));
+    };
+    for (const entry of ['package.json', ...pkg.files.map((f) => f.replace(/\/\*.*$/, ''))]) {
+      const from = join(root, entry);
+      const sourced = entry.startsWith('dist/') && entry !== 'dist/cjs';
+      mkdirSync(dirname(join(copy, entry)), { recursive: true });
+      cpSync(from, join(copy, entry), { recursive: true, filter: (f) => !sourced || statSync(f).isDirectory() || hasSource(f) });
+    }
+    app = tempDir('svc-app-');
+    const packed = JSON.parse(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', app], copy)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    rmSync(copy, { recursive: true, force: true });
+    files = packed[0]!.files.map((f) => f.path);
+
+    // One install for every project: the app's node_modules holds the tarball and the runners,
+    // and each project folder below it resolves them from there, as in a workspace.
+    const manifest = JSON.parse(execFileSync('tar', ['-xzOf', join(app, packed[0]!.filename), 'package/package.json'], { encoding: 'utf8' })) as Manifest;
+    const repoLock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as PackageLock;
+    const { dependencies, lock } = consumerLock(repoLock, 'merchant-app', { spec: `file:${packed[0]!.filename}`, manifest }, RUNNERS);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'merchant-app', version: '1.0.0', private: true, type: 'module', dependencies }));
+    writeFileSync(join(app, 'package-lock.json'), JSON.stringify(lock));
+    const install = spawnSync(npm, ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, encoding: 'utf8', env });
+    installLog = `${install.stdout}\n${install.stderr}`;
+    assert.equal(install.status, 0, installLog);
+  },
+  { timeout: 240_000 },
+);
+after(() => rmSync(app, { recursive: true, force: true }));
+
+test('the tarball: both builds and their types behind every export, a LICENSE, no PNGs, no install script', () => {
   assert.ok(files.includes('bin/svc.js'));
-  assert.ok(files.includes('dist/src/testing/index.d.ts'));
   assert.ok(files.includes('dist/contract/routes.js'), 'the contract the CLI and the emulator share');
   assert.ok(files.includes('fixtures/fixtures.schema.json'));
   assert.deepEqual(files.filter((f) => /^dist\/(test|bench)\/|tsbuildinfo|^test\/|^bench\//.test(f)), [], 'no tests, bench or build info shipped');
+  assert.deepEqual(files.filter((f) => /\.png$/i.test(f)), [], 'the README screenshots stay in the repository');
+  assert.ok(files.some((f) => f.startsWith('docs/')), 'the docs ship, as text');
 
-  const app = tempDir('svc-app-');
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'merchant-app', version: '1.0.0', private: true, type: 'module' }));
-  run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!)], app);
+  // Every path package.json points at is in the tarball: exports (both conditions, both types),
+  // main/types and typesVersions (node10), the bin.
+  const targets = (value: unknown): string[] => (typeof value === 'string' ? [value] : Object.values(value as object).flatMap(targets));
+  const pointed = [...targets(pkg.exports), pkg.main, pkg.types, ...targets(pkg.typesVersions), ...targets(pkg.bin)].map((p) => p.replace(/^\.\//, ''));
+  assert.deepEqual(pointed.filter((p) => !files.includes(p)), []);
+  for (const entry of ['.', './webhooks', './testing']) {
+    const conditions = pkg.exports[entry] as Record<'import' | 'require', { types: string; default: string }>;
+    assert.deepEqual(Object.keys(conditions), ['import', 'require'], entry);
+    assert.match(conditions.import.types, /\.d\.ts$/);
+    assert.match(conditions.import.default, /^\.\/dist\/src\/.*\.js$/);
+    assert.match(conditions.require.types, /\.d\.cts$/, 'TypeScript reads a .d.ts beside "type": "module" as ESM');
+    assert.match(conditions.require.default, /\.cjs$/);
+  }
 
+  const installed = join(app, 'node_modules', pkg.name);
+  const license = readFileSync(join(installed, 'LICENSE'), 'utf8');
+  assert.match(license, /^MIT License/);
+  assert.match(license, /Copyright \(c\) 2026 svc contributors/);
+  assert.equal((JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Manifest).license, 'MIT');
+
+  // npm runs none of the package's scripts on the merchant's machine, and says so: it names
+  // every package with one (`svc-toolkit@0.1.0 (prepare: …)` before).
+  const scripts = Object.keys((JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Manifest).scripts ?? {});
+  assert.deepEqual(scripts.filter((s) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(s)), []);
+  assert.doesNotMatch(installLog, new RegExp(`${pkg.name}@\\S+ \\(`), installLog);
+});
+
+test('the installed package: the bin, the emulator, every export from ESM and CommonJS, exec', { timeout: 120_000 }, async (t) => {
   // The bin, through npx, as the README says.
   assert.equal(run('npx', ['--no-install', 'svc', '--version'], app).trim(), pkg.version);
 
@@ -62,15 +144,9 @@ test('the packed tarball installs into a fresh project and works there: bin, lib
   const health = (await (await fetch(`${ready.base_url}/_emulator/health`)).json()) as { data: { ok: boolean } };
   assert.equal(health.data.ok, true);
 
-  // ESM imports of every export, from the app's folder.
-  const probe = join(app, 'probe.mjs');
-  writeFileSync(
-    probe,
-    `import { signPayload, verifySignature } from '${pkg.name}';
-     import * as webhooks from '${pkg.name}/webhooks';
-     import { startEmulator } from '${pkg.name}/testing';
-     import { createRequire } from 'node:module';
-     const require = createRequire(import.meta.url);
+  // Every export, imported (the ESM build) and required (the CommonJS build) from the app's
+  // folder: the same answers from both.
+  const probe = (load: string, resolve: string) => `${load}
      const header = signPayload('whsec_test', '{"a":1}', Math.floor(Date.now() / 1000));
      const emu = await startEmulator();
      const res = await fetch(emu.baseUrl + '/v1/api/payment-links/pl_nope', { headers: { authorization: 'Bearer ' + emu.key('acme-test') } });
@@ -78,14 +154,31 @@ test('the packed tarball installs into a fresh project and works there: bin, lib
      await emu.close();
      console.log(JSON.stringify({
        verified: verifySignature({ secret: 'whsec_test', header, body: '{"a":1}' }).ok,
-       same: webhooks.verifySignature === verifySignature,
+       webhooks: webhooks.verifySignature({ secret: 'whsec_test', header, body: '{"a":2}' }).ok,
        status: res.status,
        version: require('${pkg.name}/package.json').version,
        bin: require.resolve('${pkg.name}/bin/svc.js').endsWith('bin/svc.js'),
        schema: require('${pkg.name}/fixtures.schema.json').title,
-     }));`,
+       testing: ${resolve}('${pkg.name}/testing').replace(/.*\\/dist\\//, 'dist/'),
+     }));`;
+  writeFileSync(
+    join(app, 'probe.mjs'),
+    probe(`import { signPayload, verifySignature } from '${pkg.name}';
+     import * as webhooks from '${pkg.name}/webhooks';
+     import { startEmulator } from '${pkg.name}/testing';
+     import { createRequire } from 'node:module';
+     const require = createRequire(import.meta.url);`, 'import.meta.resolve'),
   );
-  assert.deepEqual(JSON.parse(run(process.execPath, [probe], app)), { verified: true, same: true, status: 404, version: pkg.version, bin: true, schema: 'svc emulator fixtures' });
+  writeFileSync(
+    join(app, 'probe.cjs'),
+    `(async () => {${probe(`const { signPayload, verifySignature } = require('${pkg.name}');
+     const webhooks = require('${pkg.name}/webhooks');
+     const { startEmulator } = require('${pkg.name}/testing');`, 'require.resolve')}
+     })();`,
+  );
+  const answers = { verified: true, webhooks: false, status: 404, version: pkg.version, bin: true, schema: 'svc emulator fixtures' };
+  assert.deepEqual(JSON.parse(run(process.execPath, ['probe.mjs'], app)), { ...answers, testing: 'dist/src/testing/index.js' });
+  assert.deepEqual(JSON.parse(run(process.execPath, ['probe.cjs'], app)), { ...answers, testing: 'dist/cjs/testing.cjs' });
 
   // `svc emulator exec` from the installed package: the app's own check runs against an
   // emulator that lives exactly as long as it, and exec passes its exit code on.
@@ -98,33 +191,66 @@ test('the packed tarball installs into a fresh project and works there: bin, lib
   const exec = spawnSync(process.execPath, [join(app, 'node_modules', '.bin', 'svc'), 'emulator', 'exec', '--', process.execPath, 'check.mjs'], { cwd: app, encoding: 'utf8' });
   assert.equal(exec.status, 7, exec.stderr);
   assert.equal(exec.stdout.trim(), '200');
+});
 
-  // TypeScript, --strict, against the shipped declarations only (the app has no svc sources).
-  writeFileSync(
-    join(app, 'app.ts'),
-    `import { verifySignature, type VerifyResult } from '${pkg.name}';
-     import { startEmulator, type TestEmulator, type EventRecord } from '${pkg.name}/testing';
-     const result: VerifyResult = verifySignature({ secret: 'whsec_x', header: 't=1,v1=00', body: '{}' });
-     export async function useIt(): Promise<string> {
-       const emu: TestEmulator = await startEmulator({ clock: 'manual', rateLimit: 'off' });
-       const event: EventRecord = await emu.waitForEvent((e) => e.type === 'payment.completed', { timeout: 10 });
-       await emu.clock.advance('1h');
-       await emu.close();
-       return event.id + String(result.ok);
-     }`,
-  );
-  writeFileSync(join(app, 'bad.ts'), `import { startEmulator } from '${pkg.name}/testing';\nexport const x: number = (await startEmulator()).baseUrl;\n`);
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const tsFlags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--typeRoots', join(root, 'node_modules', '@types'), '--types', 'node'];
-  // One compiler run for both files (the declarations are loaded once): the right use compiles,
-  // and the wrong one is the only error — the types are real.
-  assert.throws(
-    () => run(process.execPath, [tsc, ...tsFlags, 'app.ts', 'bad.ts'], app),
-    (err: { stdout?: string }) => {
-      const errors = (err.stdout ?? '').split('\n').filter((line) => /error TS\d+/.test(line));
-      assert.equal(errors.length, 1, err.stdout);
-      assert.match(errors[0], /^bad\.ts.*Type 'string' is not assignable to type 'number'/);
-      return true;
-    },
+/** Runs node in a project's folder; the process group is killed at the end whatever happened. */
+async function node(cwd: string, args: string[]): Promise<{ status: number | null; output: string }> {
+  const child = spawn(process.execPath, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  try {
+    const status = await new Promise<number | null>((ok, fail) => {
+      child.once('error', fail);
+      child.once('close', ok);
+    });
+    return { status, output: output.replace(/\x1b\[[0-9;]*m/g, '') };
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // The group is gone: nothing was left running.
+    }
+  }
+}
+
+async function runTests(dir: string, project: RunnerProject): Promise<void> {
+  const { status, output } = await node(dir, project.args);
+  assert.equal(status, 0, output);
+  assert.match(output, project.passed, output);
+}
+
+async function typeCheck(dir: string, project: TypeScriptProject): Promise<void> {
+  // One compiler run: the right use compiles, and the wrong one is the only error.
+  const { status, output } = await node(dir, [join('..', '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--explainFiles']);
+  const errors = output.split('\n').filter((line) => /error TS\d+/.test(line));
+  assert.equal(status, 2, output.slice(0, 4000));
+  assert.equal(errors.length, 1, errors.join('\n'));
+  assert.match(errors[0]!, /^bad\.ts.*Type 'string' is not assignable to type 'number'/);
+  // --explainFiles: each loaded file, then why (`Imported via 'svc-toolkit' from file 'app.ts' …`).
+  const loadedFor = new Map<string, string>();
+  let file = '';
+  for (const line of output.split('\n')) {
+    if (line && !line.startsWith(' ')) file = line;
+    const via = /^\s+Imported via '([^']+)' from file '([^']+)'/.exec(line);
+    if (via) loadedFor.set(`${via[2]} ${via[1]}`, file.replace(/^.*node_modules\/svc-toolkit\//, ''));
+  }
+  for (const [app, entries] of Object.entries(project.resolves)) {
+    for (const [entry, declarations] of Object.entries(entries)) assert.equal(loadedFor.get(`${app} ${entry}`), declarations, `${app}: ${entry}`);
+  }
+}
+
+test('the packed tarball in fresh projects: node:test, vitest, jest (CommonJS, ESM); tsc --strict under node16 (CommonJS, ESM), nodenext, bundler, node10', { concurrency: 2, timeout: 240_000 }, async (t) => {
+  const projects = join(app, 'projects');
+  await Promise.all(
+    CONSUMER_PROJECTS.map((project: ConsumerProject) =>
+      t.test(project.name, async () => {
+        const dir = join(projects, project.name);
+        mkdirSync(dir, { recursive: true });
+        for (const [name, text] of Object.entries(project.files)) writeFileSync(join(dir, name), text);
+        if (project.kind === 'runner') await runTests(dir, project);
+        else await typeCheck(dir, project);
+      }),
+    ),
   );
 });
