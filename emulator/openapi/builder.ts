@@ -41,6 +41,22 @@ export interface OperationSpec {
   exampleMessage(code: ErrorCode): string;
 }
 
+/** One event the API POSTs to its users' endpoints: an entry of OpenAPI 3.1's `webhooks`. */
+export interface WebhookSpec {
+  /** The event type, the key under `webhooks`. */
+  name: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: string;
+  /** The whole request body (converted as output: what the sender writes). */
+  payload: z.ZodType;
+  /** Header parameters every delivery carries. */
+  headers: JsonSchema[];
+  /** What the receiver answers, and what each answer means to the sender. */
+  responses: JsonSchema;
+}
+
 /** What the document says around its operations. */
 export interface DocumentFrame {
   info: JsonSchema;
@@ -52,6 +68,10 @@ export interface DocumentFrame {
   statusText: Record<number, string>;
   /** Response headers an error status carries besides X-Trace-ID. */
   errorHeaders?(status: number): JsonSchema;
+  /** `x-…` fields at the document's root. */
+  extensions?: JsonSchema;
+  /** Header parameters the webhooks share (components.parameters), by name. */
+  webhookParameters?: JsonSchema;
 }
 
 /** Express `:id` → OpenAPI `{id}`. */
@@ -135,19 +155,39 @@ function operationOf(op: OperationSpec, frame: DocumentFrame, components: Schema
   return out;
 }
 
+/** A webhook: the POST the API sends, its headers and body, and what the receiver's answers mean. */
+function webhookOf(hook: WebhookSpec, components: SchemaComponents): JsonSchema {
+  return {
+    post: {
+      operationId: hook.operationId,
+      summary: hook.summary,
+      description: hook.description,
+      tags: [hook.tag],
+      // No API key: the Svc-Signature header is what proves the sender.
+      security: [],
+      parameters: hook.headers,
+      requestBody: { required: true, content: { 'application/json': { schema: components.convert(hook.payload, 'output') } } },
+      responses: hook.responses,
+    },
+  };
+}
+
 /** The document: every operation under its path, the shared schemas lifted into components. */
-export function buildDocument(operations: OperationSpec[], frame: DocumentFrame): JsonSchema {
+export function buildDocument(operations: OperationSpec[], frame: DocumentFrame, webhooks: WebhookSpec[] = []): JsonSchema {
   const components = new SchemaComponents();
   components.convert(ErrorEnvelope, 'output');
   const paths: Record<string, Record<string, Operation>> = {};
   for (const op of operations) (paths[openApiPath(op.path)] ??= {})[op.method] = operationOf(op, frame, components);
+  const hooks = Object.fromEntries(webhooks.map((hook) => [hook.name, webhookOf(hook, components)]));
   return {
     openapi: '3.1.0',
     info: frame.info,
     servers: [{ url: frame.serverUrl, description: 'This emulator' }],
     security: frame.security,
     tags: frame.tags,
+    ...frame.extensions,
     paths,
+    ...(webhooks.length > 0 ? { webhooks: hooks } : {}),
     components: {
       securitySchemes: frame.securitySchemes,
       headers: {
@@ -161,6 +201,7 @@ export function buildDocument(operations: OperationSpec[], frame: DocumentFrame)
           description: TRACE_ID_RULE,
           schema: { type: 'string', minLength: 1, pattern: FIELD_VALUE_PATTERN },
         },
+        ...frame.webhookParameters,
       },
       schemas: components.schemas,
     },

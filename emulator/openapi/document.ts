@@ -4,6 +4,7 @@ import type { ErrorCode } from '../errors.js';
 import { FIELD_VALUE_PATTERN } from '../../contract/header-safe.js';
 import { buildDocument, openApiPath, type OperationSpec } from './builder.js';
 import type { JsonSchema } from './schemas.js';
+import { SIGNATURE_SCHEME, WEBHOOK_PARAMETERS, WEBHOOK_TAG, webhookSpecs } from './webhooks.js';
 
 // The merchant API's OpenAPI 3.1 document (GET /openapi.yaml), built from the same route
 // declarations the gateway mounts (registry.allRoutes()): path, method, scope, summary,
@@ -131,6 +132,7 @@ export interface DocumentOptions {
 
 export function buildOpenApi(routes: RouteDef[], options: DocumentOptions): JsonSchema {
   const tags = [...new Set(routes.map((r) => tagOf(r.path)))].map((name) => ({ name, description: `Routes under ${routes.find((r) => tagOf(r.path) === name)!.path.startsWith('/v1/api/') ? '/v1/api' : '/v1'}/${name}` }));
+  tags.push(WEBHOOK_TAG);
   return buildDocument(routes.map(operationOf), {
     serverUrl: options.serverUrl,
     statusText: STATUS_TEXT,
@@ -143,12 +145,15 @@ export function buildOpenApi(routes: RouteDef[], options: DocumentOptions): Json
       description:
         'Authenticate with `Authorization: Bearer <API key>`; the key prefix selects the environment (`svc_test_` or `svc_live_`). ' +
         'Each operation names the scope it needs in its description and in `x-scopes`. Success bodies are `{ success: true, data }`; ' +
-        'failures are `{ success: false, error: { code, message } }` (see ErrorEnvelope). Every response carries `X-Trace-ID`.',
+        'failures are `{ success: false, error: { code, message } }` (see ErrorEnvelope). Every response carries `X-Trace-ID`. ' +
+        'The events the service sends to registered endpoints are under `webhooks`: each body, its headers and how it is signed (`x-webhook-signature`).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
+    extensions: { 'x-webhook-signature': SIGNATURE_SCHEME },
+    webhookParameters: WEBHOOK_PARAMETERS,
     security: [{ bearerAuth: [] }],
     securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer', description: 'A merchant API key: `svc_test_…` or `svc_live_…`.' },
     },
-  });
+  }, webhookSpecs());
 }

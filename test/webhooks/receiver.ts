@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { TestEmulator } from '../helpers/emulator.js';
 import { idem } from '../helpers/emulator.js';
 import { deliveriesIdle } from '../../emulator/webhooks/module.js';
+import type { Payment } from '../../contract/resources/payments.js';
 
 // A real webhook receiver for tests: a node:http server on 127.0.0.1:0 that records every
 // request (raw body bytes and headers) and answers as the test says: a status, or never.
@@ -73,6 +74,23 @@ export async function startReceiver(): Promise<Receiver> {
     },
   };
 }
+
+/**
+ * A whole live payment for an event appended to the outbox directly (simulate is test-only):
+ * emitEvent takes the payload its schema publishes (contract/events.ts), not a fragment.
+ */
+export const livePayment = (id: string): Payment => ({
+  id,
+  amount: 1200,
+  currency: 'USD',
+  status: 'completed',
+  payment_method: 'card',
+  environment: 'live',
+  mandate_id: null,
+  payment_link_id: null,
+  idempotency_key: `live-${id}`,
+  created_at: '2026-11-21T12:00:00.000000Z',
+});
 
 /** Registers an endpoint through the API; returns its id and full secret. */
 export async function createEndpoint(emu: TestEmulator, url: string, events: string[], key?: string): Promise<{ id: string; secret: string }> {

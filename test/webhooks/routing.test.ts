@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { emitEvent } from '../../emulator/resources/events/outbox.js';
-import { advance, control, createEndpoint, deliveriesSettled, eventually, simulatePayment, startReceiver, toNextDelivery } from './receiver.js';
+import { advance, control, createEndpoint, deliveriesSettled, eventually, livePayment, simulatePayment, startReceiver, toNextDelivery } from './receiver.js';
 
 // Who gets what: subscriptions, merchants, environments, and deleted endpoints.
 
@@ -10,7 +10,7 @@ import { advance, control, createEndpoint, deliveriesSettled, eventually, simula
 /** A live-environment event: simulate is test-only, so it is appended to the outbox directly. */
 function emitLiveEvent(emu: TestEmulator, paymentId: string) {
   const s = emu.services;
-  s.store.transaction((tx) => emitEvent(s, tx, { merchantId: 'mer_acme', environment: 'live' }, 'payment.completed', { payment: { id: paymentId } }));
+  s.store.transaction((tx) => emitEvent(s, tx, { merchantId: 'mer_acme', environment: 'live' }, 'payment.completed', { payment: livePayment(paymentId) }));
 }
 
 const paymentOf = (body: string) => JSON.parse(body).data.payment.id as string;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { emitEvent } from '../../emulator/resources/events/outbox.js';
-import { attemptsRecorded, createEndpoint, simulatePayment, startReceiver, toNextDelivery } from './receiver.js';
+import { attemptsRecorded, createEndpoint, livePayment, simulatePayment, startReceiver, toNextDelivery } from './receiver.js';
 import { openStream } from './sse.js';
 
 // GET /emulator/stream: Server-Sent Events of a key's events and delivery attempts, with
@@ -14,7 +14,7 @@ const stream = (emu: TestEmulator, key: string, query = '', headers: Record<stri
 /** A live-environment event: simulate is test-only, so it is appended to the outbox directly. */
 function emitLiveEvent(emu: TestEmulator) {
   const s = emu.services;
-  return s.store.transaction((tx) => emitEvent(s, tx, { merchantId: 'mer_acme', environment: 'live' }, 'payment.completed', { payment: { id: 'pay_live_probe' } }));
+  return s.store.transaction((tx) => emitEvent(s, tx, { merchantId: 'mer_acme', environment: 'live' }, 'payment.completed', { payment: livePayment('pay_live_probe') }));
 }
 
 test('the stream sends events and attempts of its key only, in cursor order', async () => {

@@ -2,6 +2,7 @@ import type { Transaction } from '../../store/store.js';
 import { DELIVERIES } from '../../webhooks/records.js';
 import type { Services } from '../../services.js';
 import type { TriggerEventBody } from '../../../contract/control/webhooks.js';
+import type { EventData } from '../../../contract/events.js';
 import { invalid } from '../../errors.js';
 import { isoMicros, newId } from '../../ids.js';
 import { merchantOr404 } from '../merchants/records.js';
@@ -27,7 +28,8 @@ function lastVersion(services: Pick<Services, 'store'>, merchantId: string, envi
   return last;
 }
 
-function eventData(services: Pick<Services, 'store' | 'stamps'>, body: TriggerEventBody, at: string): Record<string, unknown> {
+/** The event's data, typed by its published schema (contract/events.ts). */
+function eventData(services: Pick<Services, 'store' | 'stamps'>, body: TriggerEventBody, at: string): EventData<'catalog.published'> | EventData<'inventory.low_stock'> {
   if (body.type === 'catalog.published') {
     const id = body.catalog?.id ?? 'cat_main';
     return {

@@ -6,6 +6,8 @@ import type { Environment } from '../merchants/records.js';
 import { subscribers } from '../webhook-endpoints/domain.js';
 import { FIRST_ATTEMPT_DELAY_MS } from '../../webhooks/schedule.js';
 import { DELIVERIES } from '../../webhooks/records.js';
+import type { EventType } from '../../../contract/common.js';
+import type { EventData } from '../../../contract/events.js';
 
 // The durable outbox. An event and one delivery per subscribed endpoint are written in the
 // same transaction as the change that caused them (a settled payment, a finished payroll run),
@@ -24,13 +26,16 @@ export interface EventRecord extends StoredRecord {
   created_at: string;
 }
 
-/** Appends an event and its deliveries to the outbox inside `tx`. */
-export function emitEvent(
+/**
+ * Appends an event and its deliveries to the outbox inside `tx`. `data` is typed by the event's
+ * schema (contract/events.ts), the one /openapi.yaml's `webhooks` publishes.
+ */
+export function emitEvent<T extends EventType>(
   services: Pick<Services, 'store' | 'stamps' | 'clock'>,
   tx: Transaction,
   scope: { merchantId: string; environment: Environment },
-  type: string,
-  data: Record<string, unknown>,
+  type: T,
+  data: EventData<T>,
 ): EventRecord {
   const createdAt = services.stamps.next();
   const event = tx.put(EVENTS, {

@@ -8,6 +8,7 @@ import type { Environment } from '../merchants/records.js';
 import { emitEvent } from '../events/outbox.js';
 import { PAYMENT_LINKS, toPublicLink, type LinkRecord } from '../payment-links/domain.js';
 import type { ListPaymentsQuery, Payment, SummaryQuery } from '../../../contract/resources/payments.js';
+import type { EventData } from '../../../contract/events.js';
 import { findOwn } from '../merchants/own.js';
 import { addMoney } from '../../money.js';
 import { credit } from '../wallets/domain.js';
@@ -115,7 +116,7 @@ export function applyOutcome(services: SettleServices, tx: Transaction, payment:
     const owner = settled.sub_merchant_id ?? settled.merchant_id;
     credit(services, tx, { merchantId: owner, environment: settled.environment, currency: settled.currency }, settled.amount, 'payment', settled.id);
   }
-  const data: Record<string, unknown> = { payment: toPublicPayment(settled) };
+  const data: EventData<'payment.completed'> = { payment: toPublicPayment(settled) };
   if (link) data.link = toPublicLink(link, services.clock.now());
   emitEvent(services, tx, { merchantId: settled.merchant_id, environment: settled.environment }, `payment.${outcome}`, data);
   return settled;

@@ -136,7 +136,7 @@ export function approvePayrollRun(services: Services, tx: Transaction, runId: st
   const at = isoNow(services);
   const lines = run.lines.map((line) => payLine(services, tx, run, line, at));
   const paid = lines.filter((l) => l.status === 'paid').length;
-  const status: PayrollRunRecord['status'] = paid === lines.length ? 'completed' : paid > 0 ? 'partial' : 'failed';
+  const status = paid === lines.length ? 'completed' : paid > 0 ? 'partial' : 'failed';
   const done = tx.put(PAYROLL_RUNS, { ...run, lines, status, approved_at: at, completed_at: at });
   const result = { run: toPublicRun(done), payments: done.lines.map((l) => ({ ...l })) };
   emitEvent(services, tx, { merchantId: run.merchant_id, environment: run.environment }, `payroll_run.${status}`, result);
