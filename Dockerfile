@@ -12,7 +12,7 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --ignore-scripts: `prepare` (tsc) needs the sources, copied next; it is run by hand below.
+# --ignore-scripts: no dependency's install script is needed to build; tsc is run by hand below.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY contract ./contract
@@ -25,8 +25,8 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only; --ignore-scripts because `prepare` would run tsc, which is a
-# dev dependency (and the code is already compiled).
+# Production dependencies only, no install scripts (the code is already compiled; nothing the
+# emulator runs needs one).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin/svc.js ./bin/svc.js
