@@ -9,14 +9,19 @@ import type { CliIO } from '../../io.js';
 import type { ExecOptions } from './start.js';
 import { emulatorOptions } from './start-run.js';
 import { exportWorld, importWorld } from './world-file.js';
+import { reapGroup, signalGroup } from './process-group.js';
 
 // `svc emulator exec [start options] -- <command…>`: the emulator lives exactly as long as the
 // command (as `firebase emulators:exec` does), so a CI step is one line and never leaves an
 // emulator or a data dir behind. The exit code is the command's; svc's own failures use 2
 // (bad usage, cannot start) and 127 (the command cannot be run), as shells do. exec owns the
-// process: the command inherits its stdio and signals, and exec exits with the command's code.
+// process tree: the command inherits its stdio and runs in a process group of its own, every
+// signal exec gets goes to that whole group (npm forwards SIGTERM to its script, not to what the
+// script started), and the emulator stops only once no member of the group runs any more.
 
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+// Windows has no process groups to signal: there the command is one child, signalled alone.
+const GROUPS = process.platform !== 'win32';
 
 export async function run(command: string[], opts: ExecOptions, io: CliIO): Promise<void> {
   const tempDir = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'svc-exec-'));
@@ -50,9 +55,14 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO): Prom
   };
 
   const [file, ...args] = command;
-  const child = spawn(file, args, { stdio: 'inherit', env });
+  // detached: setsid(), so the command leads a new group (and session) whose id is its pid.
+  // A terminal's Ctrl-C reaches exec (still in the terminal's foreground group), which passes it on.
+  const child = spawn(file, args, { stdio: 'inherit', env, detached: GROUPS });
+  const pgid = GROUPS ? child.pid : undefined;
   const forward = (signal: NodeJS.Signals) => () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    // Also after the command exited: its leftovers are being waited for, and they get it too.
+    if (pgid !== undefined) signalGroup(pgid, signal);
+    else if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   };
   const handlers = FORWARDED.map((signal) => [signal, forward(signal)] as const);
   for (const [signal, handler] of handlers) process.on(signal, handler);
@@ -63,6 +73,7 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO): Prom
     );
     child.once('exit', (code, signal) => ok({ code: code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0) }));
   });
+  if (pgid !== undefined) await reapGroup(pgid, (line) => io.stderr.write(`svc emulator exec: ${line}\n`));
   for (const [signal, handler] of handlers) process.off(signal, handler);
 
   let exitCode = outcome.code;
