@@ -1,6 +1,7 @@
 import { readFixtures } from '../contract/fixtures.js';
 import { type RateLimitConfig } from '../contract/formats.js';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { prepareDataDir } from './data-dir.js';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -126,7 +127,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // Checked before anything is opened: a bad value starts nothing and locks no data dir.
   const door: NetworkDoor = networkDoor(options);
   const dataDir = options.store === 'memory' ? null : resolve(options.dataDir ?? DEFAULT_DATA_DIR);
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  if (dataDir) prepareDataDir(dataDir);
   const store = dataDir ? await FileStore.open(dataDir, { fsync: options.fsync }) : new MemoryStore();
   // The clock carries on from where the data dir's clock stood (scheduler/clock-record.ts): a
   // manual clock from its stored time, a system clock with its stored offset, never earlier.

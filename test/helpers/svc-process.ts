@@ -47,13 +47,15 @@ export const closed = (child: ChildProcess) =>
 export interface Launch {
   nodeArgs?: string[];
   cpus?: string;
+  /** The folder it runs in (where the default data dir ./.svc goes); this process's when absent. */
+  cwd?: string;
 }
 
 /** `svc emulator start --json …`, launched as `launch` says: resolves with the parsed ready line. */
-export function startSvc(args: string[], env?: Record<string, string>, { nodeArgs = [], cpus }: Launch = {}): Promise<SvcProcess> {
+export function startSvc(args: string[], env?: Record<string, string>, { nodeArgs = [], cpus, cwd }: Launch = {}): Promise<SvcProcess> {
   const argv = [...nodeArgs, svcBin, 'emulator', 'start', '--json', ...args];
   const [command, commandArgs] = cpus === undefined ? [process.execPath, argv] : ['taskset', ['-c', cpus, process.execPath, ...argv]];
-  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
+  const child = spawn(command, commandArgs, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += c));
@@ -67,6 +69,8 @@ export function startSvc(args: string[], env?: Record<string, string>, { nodeArg
       try {
         ok({ child, ready: JSON.parse(line) as ReadyLine, stdout: () => out, stderr: () => err, done });
       } catch (e) {
+        // No handle reaches the caller: the process is ended here.
+        child.kill('SIGKILL');
         fail(new Error(`ready line is not JSON: ${line}`));
       }
     });
