@@ -9,6 +9,7 @@ export function register(login: Command): void {
     [
       'svc login --api-key svc_test_… --base-url http://127.0.0.1:4242',
       'svc login --api-key svc_live_… --base-url https://pay.example.com --profile live',
+      'pass show svc/live-key | svc login --api-key - --profile live   # the key from stdin',
     ],
   );
 }

@@ -20,8 +20,25 @@ async function isEmulator(baseUrl: string, flags: CommonFlags, io: CliIO): Promi
   );
 }
 
+/**
+ * `--api-key -`: the key piped on stdin (`pass show svc/live | svc login --api-key -`), so it
+ * never sits in the shell's history or the process list. One trailing newline is what `echo`
+ * and password managers add: it goes; anything else around or inside the key is refused, and
+ * no message ever repeats what was read.
+ */
+async function keyFromStdin(io: CliIO): Promise<string> {
+  let text = '';
+  for await (const chunk of io.stdin) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
+  const key = text.replace(/\r?\n$/, '');
+  if (key === '') throw new UsageError('--api-key -: stdin was empty; pipe the key in (e.g. `pass show svc/key | svc login --api-key -`).');
+  if (/\s/.test(key)) throw new UsageError('--api-key -: stdin holds more than one key (spaces or several lines); pipe the key alone.');
+  return key;
+}
+
 export async function run(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
-  if (!flags.apiKey && !io.env.SVC_API_KEY) flags.apiKey = await askSecret(io, flags, '--api-key', 'API key (svc_test_… or svc_live_…)');
+  const ask = () => askSecret(io, flags, '--api-key', 'API key (svc_test_… or svc_live_…)');
+  if (flags.apiKey === '-') flags.apiKey = io.stdin.isTTY ? await ask() : await keyFromStdin(io);
+  else if (!flags.apiKey && !io.env.SVC_API_KEY) flags.apiKey = await ask();
   const ctx = apiContext(flags, io, { newProfile: true });
   if (ctx.target.apiKeySource === 'profile' || ctx.target.apiKeySource === 'emulator') throw new UsageError('missing --api-key: the key to log in with.');
   ctx.traced(await ctx.api.listPayments({ limit: 1 }));
