@@ -39,13 +39,13 @@ function project(files: Record<string, string>) {
   return dir;
 }
 
-function run(dir: string) {
+function run(dir: string, filter: string[] = [], extraEnv: Record<string, string> = {}) {
   const logFile = join(dir, 'run.log');
   writeFileSync(logFile, '');
   // Without NODE_TEST_CONTEXT: set by the node:test running this file, it would make the inner
   // runner report to ours instead of running its files.
   const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-  const result = spawnSync(process.execPath, [script], { env: { ...env, SVC_TEST_PROJECT: dir, RUN_LOG: logFile, SVC_TEST_ARGS: '' }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [script, ...filter], { env: { ...env, SVC_TEST_PROJECT: dir, RUN_LOG: logFile, SVC_TEST_ARGS: '', ...extraEnv }, encoding: 'utf8' });
   const lines = readFileSync(logFile, 'utf8').trim().split('\n');
   return { status: result.status, output: result.stdout + result.stderr, lines };
 }
@@ -88,4 +88,95 @@ test('one failing file in a shared process fails the run and is named', () => {
   const pid = (n: string) => lines.find((l) => l.endsWith(` test ${n}`))?.split(' ')[0];
   assert.ok(pid('cli/f6') !== undefined && pid('cli/f6') === pid('cli/f0'), lines.join(' | '));
   assert.ok(lines.includes(`${pid('cli/f6')} after cli/f6`), lines.join(' | '));
+});
+
+test('a filter matches the path under dist/test, not the folders above it', () => {
+  const dir = project({ 'cli/f0': file('cli/f0'), 'emulator/f1': file('emulator/f1') });
+  // The project's own path holds "dist/test" and its temp folder's name: neither selects a file.
+  for (const outside of ['dist', dir.split('/').at(-1)!]) {
+    const none = run(dir, [outside]);
+    assert.equal(none.status, 1, none.output);
+    assert.match(none.output, /no test files found under dist\/test matching/);
+  }
+  const cli = run(dir, ['cli/']);
+  assert.equal(cli.status, 0, cli.output);
+  assert.deepEqual(cli.lines.map((l) => l.split(' ').slice(1).join(' ')), ['before cli/f0', 'test cli/f0', 'after cli/f0']);
+});
+
+/** A test file that changes process-wide state in a test, and (unless `leak`) restores it in after(). */
+const stateFile = (change: string, restore: string) => `
+import { after, test } from 'node:test';
+${restore ? `after(() => { ${restore} });` : ''}
+test('changes process state', () => { ${change} });
+`;
+
+test('a file that leaves process.env, the cwd or process listeners changed fails by name; one that restores them passes', () => {
+  // Seven files over six shards: f0 (leaks) shares its process with f6 (changes nothing), which
+  // must not be blamed for what f0 left.
+  const dir = project({
+    'cli/f0-env-added': stateFile(`process.env.SVC_LEAK_ADDED = '1';`, ''),
+    'cli/f1-env-removed-changed': stateFile(`delete process.env.LEAK_REMOVE; process.env.LEAK_CHANGE = 'new';`, ''),
+    'cli/f2-cwd': stateFile(`process.chdir('/');`, ''),
+    'cli/f3-listener': stateFile(`process.on('SIGUSR2', () => {});`, ''),
+    'cli/f4-restores': `
+import { after, before, test } from 'node:test';
+const cwd = process.cwd();
+const onSignal = () => {};
+before(() => { process.env.SVC_RESTORED = '1'; process.env.LEAK_CHANGE = 'mine'; process.chdir('/'); process.on('SIGUSR2', onSignal); });
+after(() => { delete process.env.SVC_RESTORED; process.env.LEAK_CHANGE = 'old'; process.chdir(cwd); process.off('SIGUSR2', onSignal); });
+test('changes process state in before()', () => {});
+`,
+    'cli/f5-plain': file('cli/f5'),
+    'cli/f6-plain': file('cli/f6'),
+  });
+  const { status, output } = run(dir, [], { LEAK_REMOVE: 'x', LEAK_CHANGE: 'old' });
+  assert.equal(status, 1, output);
+  const verdict = (name: string) => {
+    const reported = new RegExp(`^(not )?ok \\d+ - cli/${name}\\.test\\.js$`, 'm').exec(output);
+    assert.ok(reported, `${name} is reported\n${output}`);
+    return reported[1] === undefined;
+  };
+  const failure = (name: string, what: string) =>
+    assert.match(output, new RegExp(`cli/${name}\\.test\\.js leaves process-wide state changed for the files after it: ${what}`), output);
+  failure('f0-env-added', 'process\\.env\\.SVC_LEAK_ADDED added');
+  failure('f1-env-removed-changed', 'process\\.env\\.LEAK_REMOVE removed; process\\.env\\.LEAK_CHANGE changed');
+  failure('f2-cwd', `cwd changed from ${process.cwd()} to /`);
+  failure('f3-listener', "process 'SIGUSR2' listeners 0 → 1");
+  for (const leaking of ['f0-env-added', 'f1-env-removed-changed', 'f2-cwd', 'f3-listener']) assert.equal(verdict(leaking), false, `${leaking} fails\n${output}`);
+  for (const clean of ['f4-restores', 'f5-plain', 'f6-plain']) assert.equal(verdict(clean), true, `${clean} passes\n${output}`);
+});
+
+test('in a shared process a hanging test times out alone: the rest of its file and the other files still run', () => {
+  const hang = `
+import { test } from 'node:test';
+import { appendFileSync } from 'node:fs';
+// Hangs with a live handle (as a request that never answers does), freed once cancelled.
+test('hangs', (t) => {
+  const keepAlive = setInterval(() => {}, 1000);
+  t.signal.addEventListener('abort', () => clearInterval(keepAlive));
+  return new Promise(() => {});
+});
+test('runs after the hang', () => appendFileSync(process.env.RUN_LOG, process.pid + ' test after hang\\n'));
+`;
+  // Seven files: emulator/f0 (hangs) shares its process with emulator/f6.
+  const names = Array.from({ length: 7 }, (_, i) => `emulator/f${i}`);
+  const dir = project(Object.fromEntries(names.map((n, i) => [n, i === 0 ? hang : file(n)])));
+  const { status, output, lines } = run(dir, [], { SVC_TEST_TIMEOUT_MS: '1500' });
+  assert.equal(status, 1, output);
+  assert.match(output, /not ok 1 - hangs[\s\S]*?test timed out after 1500ms/);
+  const pid = (event: string) => lines.find((l) => l.endsWith(` ${event}`))?.split(' ')[0];
+  assert.ok(pid('test after hang') !== undefined, lines.join(' | '));
+  assert.equal(pid('after emulator/f6'), pid('test after hang'), `f6 ran after the hang, in the same process: ${lines.join(' | ')}`);
+  assert.match(output, /^ok \d+ - emulator\/f6\.test\.js$/m);
+});
+
+test('a shard that cannot exit after its last test is ended and fails, naming its files', () => {
+  const names = Array.from({ length: 7 }, (_, i) => `http/f${i}`);
+  const files = Object.fromEntries(names.map((n) => [n, file(n)]));
+  // A server left listening: the process would otherwise wait for the whole run's timeout.
+  files['http/f0'] += `\nimport { createServer } from 'node:http';\ncreateServer().listen(0, '127.0.0.1');\n`;
+  const dir = project(files);
+  const { status, output } = run(dir, [], { SVC_TEST_EXIT_GRACE_MS: '500' });
+  assert.equal(status, 1, output);
+  assert.match(output, /every test of this shard finished, but something keeps the process alive 0\.5 s later \([^)]*TCPServerWrap[^)]*\): .* one of http\/f0\.test\.js, http\/f6\.test\.js left open/);
 });
