@@ -67,16 +67,31 @@ export const CreatedMandate = z
 
 export const MandateIdParams = z.object({ id: z.string().min(1) });
 
-/** The card the customer types on the approval page (or the CLI sends through the control API). */
+/**
+ * The card the customer types on the approval page (or the CLI sends through the control API).
+ * The checks that need only the card are stated here for the document; the Luhn checksum and
+ * the expiry against the clock are the domain's (resources/mandates/domain.ts checkCard), the
+ * checksum stated to the document as the extension `x-luhn`.
+ */
 export const CardDetails = z.strictObject({
-  number: z.string().min(1).max(32),
-  exp_month: z.int(),
-  exp_year: z.int(),
-  cvc: z.string().min(1).max(8),
+  number: z
+    .string()
+    .min(1)
+    .max(32)
+    .meta({
+      description: '12 to 19 digits (spaces and dashes ignored) that pass the Luhn checksum (`x-luhn`); 4242 4242 4242 4242 succeeds, the decline cards are listed on the approval page',
+      pattern: '^[\\s-]*([0-9][\\s-]*){12,19}$',
+      'x-luhn': true,
+    }),
+  exp_month: z.int().min(1, 'must be 1 to 12').max(12, 'must be 1 to 12'),
+  exp_year: z
+    .int()
+    .meta({ description: 'Four digits (2000-2100) or two (00-99 means 20xx); the card must not have expired by the emulator clock', anyOf: [{ minimum: 0, maximum: 99 }, { minimum: 2000, maximum: 2100 }] }),
+  cvc: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits').max(8),
 });
 
 export const WalletApproval = z.strictObject({
-  phone: z.string().min(1).max(32),
+  phone: PhoneNumber.meta({ description: `The customer's wallet phone (the mandate's customer_phone, when it has one). ${PHONE_DESCRIPTION}` }),
   pin: z.string().min(1).max(12),
 });
 

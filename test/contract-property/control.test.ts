@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { packageFile } from '../../emulator/server.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { idem, KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { report, runProperty } from './harness.js';
 import { answerKind, idKind, IdPool } from './id-pool.js';
 import { runSeed, type Rng } from './seeded.js';
@@ -32,6 +32,13 @@ test('random document-valid requests to every control operation are accepted, or
   const seed = runSeed();
   const pool = new IdPool();
   pool.collect(JSON.parse(readFileSync(packageFile('fixtures/default.json'), 'utf8')));
+  // Mandates waiting for a card or a wallet, so the approval routes reach their checks of the card and the phone.
+  for (let i = 0; i < 6; i++) {
+    const rail = i % 2 === 0 ? 'card' : 'wallet';
+    const res = await emu.request('POST', '/v1/api/mandates', { key: KEYS.acmeLive, idempotencyKey: idem('mandate'), body: { rail, customer_ref: `c${i}`, currency: 'USD', max_amount_cents: 1000 } });
+    assert.equal(res.status, 201, res.text);
+    pool.collect(res.json.data);
+  }
   const tallies = await runProperty({
     doc,
     baseUrl: emu.baseUrl,

@@ -10,8 +10,9 @@ import { stringMatching } from './regex-gen.js';
 // object's). Lengths and numbers land on their bounds now and then, where off-by-one rules hide.
 // Besides JSON Schema it honours the document's own extensions for rules JSON Schema cannot
 // state: `x-max-json-length` (the most characters a value may take once serialized) and
-// `x-unique-item-properties` (fields no two items of an array may share) and `x-at-most-field`
-// (a number at most a sibling's value, or the sibling's default when it is absent). Conditions
+// `x-unique-item-properties` (fields no two items of an array may share), `x-at-most-field`
+// (a number at most a sibling's value, or the sibling's default when it is absent) and `x-luhn`
+// (the digits of a card number pass the Luhn checksum). Conditions
 // between fields (allOf, if/then/else, not, dependentRequired, dependentSchemas) are not drawn
 // from: the caller checks every value with a real validator (Ajv) and draws again when one
 // fails, so they hold by rejection. Anything else that constrains a value is refused by name,
@@ -27,7 +28,7 @@ const BY_REJECTION = new Set(['allOf', 'if', 'then', 'else', 'not', 'dependentRe
 /** Keywords this generator acts on. */
 const HANDLED = new Set([
   '$ref', 'type', 'const', 'enum', 'anyOf', 'oneOf', 'properties', 'required', 'additionalProperties', 'items', 'minItems', 'maxItems', 'uniqueItems',
-  'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'propertyNames', 'x-max-json-length', 'x-unique-item-properties', 'x-at-most-field',
+  'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'propertyNames', 'x-max-json-length', 'x-unique-item-properties', 'x-at-most-field', 'x-luhn',
 ]);
 
 export interface GenOptions {
@@ -116,7 +117,8 @@ function string(schema: Schema, rng: Rng): string {
   const pattern = typeof schema.pattern === 'string' ? schema.pattern : undefined;
   const fits = (s: string) => codePoints(s) >= min && codePoints(s) <= max && (pattern === undefined || new RegExp(pattern, 'u').test(s));
   for (let tries = 0; tries < 200; tries++) {
-    const s = candidate(schema, min, max, pattern, rng);
+    let s = candidate(schema, min, max, pattern, rng);
+    if (schema['x-luhn'] === true) s = withLuhnDigit(s);
     if (fits(s)) return s;
   }
   throw new Error(`schema-gen: no string of ${min}..${max} characters matching ${pattern ?? schema.format} after 200 tries`);
@@ -141,6 +143,21 @@ function candidate(schema: Schema, min: number, max: number, pattern: string | u
     s = chars.join('');
   }
   return s;
+}
+
+/** `s` with its last digit replaced by the Luhn check digit of the digits before it. */
+function withLuhnDigit(s: string): string {
+  const at = s.search(/[0-9][^0-9]*$/);
+  if (at < 0) return s;
+  const body = s.slice(0, at).replace(/[^0-9]/g, '');
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    // Counting from the check digit (position 0), every second digit is doubled.
+    let d = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return `${s.slice(0, at)}${(10 - (sum % 10)) % 10}${s.slice(at + 1)}`;
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -208,12 +225,14 @@ function object(schema: Schema, opts: GenOptions, depth: number): Record<string,
       if (!(key in props)) out[key] = Object.keys(valueSchema).length === 0 ? anyJson(rng, depth + 1) : generate(valueSchema, opts, depth + 1);
     }
   }
-  // x-at-most-field: a number no greater than the named sibling (or the sibling's default).
+  // x-at-most-field: a number no greater than the named sibling; either one, when absent, counts
+  // as its default (an absent field whose default is too big is sent, at the bound).
   for (const [name, prop] of Object.entries(props)) {
     const other = (prop as Schema | false) && (prop as Schema)['x-at-most-field'];
-    if (typeof other !== 'string' || typeof out[name] !== 'number') continue;
+    if (typeof other !== 'string') continue;
     const bound = typeof out[other] === 'number' ? (out[other] as number) : (props[other] as Schema | undefined)?.default;
-    if (typeof bound === 'number' && (out[name] as number) > bound) out[name] = bound;
+    const value = typeof out[name] === 'number' ? (out[name] as number) : (prop as Schema).default;
+    if (typeof bound === 'number' && typeof value === 'number' && value > bound) out[name] = bound;
   }
   const limit = schema['x-max-json-length'];
   if (typeof limit === 'number') {
