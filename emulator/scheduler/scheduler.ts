@@ -28,9 +28,11 @@ import { saveClock } from './clock-record.js';
 //    time instead of one jump to the end.
 //
 // A webhook attempt waits for its receiver in wall time (--webhook-timeout, 10 s by default): a
-// receiver is a real process, so an advance over a receiver that never answers takes up to
-// that long per attempt due in the window, and every one of them is recorded as a timeout at
-// its own time.
+// receiver is a real process, and a manual clock does not move while it answers. An advance
+// waits for each step's attempts at most that long (plus a second): over a receiver that never
+// answers it takes up to one timeout per due time in its window, each attempt recorded as a
+// timeout at its own time; attempts queued behind that receiver's held slots go out after the
+// advance has moved on (the engine keeps a dead endpoint from holding anyone else's slots).
 
 interface Entry extends HeapEntry {
   /** Index of the work in `works`; -1 for an in-memory timer. */
@@ -376,7 +378,7 @@ export class Scheduler {
     this.clearWake();
     try {
       // Work already on its way (a system clock's attempt) finishes at the time it started.
-      while (this.busy.size > 0) await Promise.all(this.busy);
+      if (this.busy.size > 0) await this.waitBounded([...this.busy]);
       while (this.running) {
         const top = this.peek();
         if (!top || top.due > target.end()) break;
@@ -390,7 +392,7 @@ export class Scheduler {
           const p = this.run(e, now);
           if (p) waits.push(p);
         }
-        if (waits.length > 0) await Promise.all(waits);
+        if (waits.length > 0) await this.waitBounded(waits);
         // Continuations of what ran (a request a latency wait let go) run at this time too.
         await turn();
       }
@@ -400,6 +402,25 @@ export class Scheduler {
       this.stepping = false;
       this.arm();
       this.checkIdle();
+    }
+  }
+
+  /**
+   * Waits for a step's async work, at most the webhook timeout (plus a second) of wall time: one
+   * attempt is bounded by that timeout, and attempts queued behind a receiver that never answers
+   * (its slots all held) must not hold the advance for a timeout each. What is still unfinished
+   * then finishes on its own, and is recorded with the clock where it is by then.
+   */
+  private async waitBounded(work: Array<Promise<void>>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((ok) => {
+      timer = setTimeout(ok, this.services.config.webhookTimeoutMs + 1_000);
+      timer.unref();
+    });
+    try {
+      await Promise.race([Promise.all(work), bound]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

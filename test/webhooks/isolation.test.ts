@@ -17,7 +17,10 @@ test('a hanging endpoint does not delay the others', async () => {
     const fine = await createEndpoint(emu, healthy.url, ['payment.completed']);
     const N = 30;
     for (let i = 0; i < N; i++) await simulatePayment(emu);
-    await toNextDelivery(emu); // all 2N deliveries are due 1 s after their events (one frozen instant)
+    // All 2N deliveries are due 1 s after their events (one frozen instant). The advance waits
+    // for that step's attempts up to the webhook timeout: not awaited here, the hanging ones are
+    // still open while the healthy ones complete, and the stop below cuts them off.
+    const advancing = toNextDelivery(emu);
     await healthy.waitFor(N);
     const list = await eventually(async () => {
       const l = (await control(emu, 'GET', `/webhook-endpoints/${fine.id}/deliveries?limit=100`)).data;
@@ -30,8 +33,10 @@ test('a hanging endpoint does not delay the others', async () => {
     assert.ok(hang.open > 0 && hang.open < N, `hanging endpoint holds ${hang.open} of ${N}`);
     const stuckList = (await control(emu, 'GET', `/webhook-endpoints/${stuck.id}/deliveries?limit=100`)).data;
     assert.ok(stuckList.deliveries.every((d: { status: string }) => d.status === 'pending'));
+    await emu.stop(); // aborts the hanging attempts; the advance then answers
+    await advancing;
   } finally {
-    await emu.stop(); // aborts the hanging attempts
+    await emu.stop();
     await hang.close();
     await healthy.close();
   }
