@@ -28,7 +28,10 @@ const isSvc = (pid) => readFileSync('/proc/' + pid + '/cmdline', 'utf8').include
 for (let pid = process.ppid; pid > 1 && !isSvc(pid); ) { const [ppid, g] = pgrp(pid); if (g !== group) break; appendFileSync(pids, pid + ' ancestor\\n'); pid = ppid; }
 appendFileSync(pids, process.pid + ' runner\\n');
 let up = 0;
-const workers = ['worker', process.env.MODE === 'success' ? 'stubborn' : 'worker'].map((kind) => {
+const stubborn = process.env.MODE === 'success' || process.env.MODE === 'SIGTERM twice';
+// SIGTERM twice: the runner and a worker ignore the first SIGTERM; the second one is exec's SIGKILL.
+if (process.env.MODE === 'SIGTERM twice') process.on('SIGTERM', () => console.log('runner ignores SIGTERM'));
+const workers = ['worker', stubborn ? 'stubborn' : 'worker'].map((kind) => {
   const w = spawn(process.execPath, [__filename.replace('runner.js', 'worker.js'), kind], { stdio: ['ignore', 'pipe', 'inherit'] });
   w.stdout.once('data', () => {
     w.stdout.destroy();
@@ -91,7 +94,10 @@ after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 const orAbort = <T>(promise: Promise<T>, signal: AbortSignal) =>
   Promise.race([promise, new Promise<never>((_, fail) => signal.addEventListener('abort', () => fail(new Error('test cancelled')), { once: true }))]);
 
-async function execTree(mode: 'success' | 'failure' | 'SIGINT' | 'SIGTERM', abort: AbortSignal) {
+type Mode = 'success' | 'failure' | 'SIGINT' | 'SIGTERM' | 'SIGTERM twice';
+const hasStubborn = (mode: Mode) => mode === 'success' || mode === 'SIGTERM twice';
+
+async function execTree(mode: Mode, abort: AbortSignal) {
   const dir = project();
   dirs.push(dir);
   const pidsFile = join(dir, 'pids.txt');
@@ -109,17 +115,36 @@ async function execTree(mode: 'success' | 'failure' | 'SIGINT' | 'SIGTERM', abor
   const done = closed(exec);
   const tree = () => (existsSync(pidsFile) ? readFileSync(pidsFile, 'utf8').trim().split('\n').map((l) => l.split(' ')) : []);
   try {
+    const seen: string[] = [];
+    const waiters: Array<() => void> = [];
+    onLines(exec, (line) => (seen.push(line), waiters.forEach((w) => w())));
+    /** The rest of the first line of the command's output that starts with `prefix`. */
+    const line = (prefix: string) =>
+      orAbort(
+        new Promise<string>((ok, fail) => {
+          const check = () => {
+            const found = seen.find((l) => l.startsWith(prefix));
+            if (found !== undefined) ok(found.slice(prefix.length));
+          };
+          waiters.push(check);
+          check();
+          exec.once('exit', (code) => fail(new Error(`exec exited (${code}) before "${prefix}"\nstdout: ${stdout}\nstderr: ${stderr}`)));
+        }),
+        abort,
+      );
     // The runner prints this once both workers wrote their pids: the whole tree is up.
-    const dataDir = await orAbort(new Promise<string>((ok, fail) => {
-      onLines(exec, (line) => line.startsWith('tree ready ') && ok(line.slice('tree ready '.length)));
-      exec.once('exit', (code) => fail(new Error(`exec exited (${code}) before the tree was up\nstdout: ${stdout}\nstderr: ${stderr}`)));
-    }), abort);
+    const dataDir = await line('tree ready ');
     if (mode === 'SIGINT' || mode === 'SIGTERM') exec.kill(mode);
+    if (mode === 'SIGTERM twice') {
+      exec.kill('SIGTERM');
+      await line('runner ignores SIGTERM'); // the first one reached the runner, which ignored it
+      exec.kill('SIGTERM');
+    }
     const code = await orAbort(exited, abort);
     const members = tree();
     // npm, sh (unless it execs the runner), the runner and two workers.
     const kinds = members.map(([, kind]) => kind).filter((k) => k !== 'ancestor');
-    assert.deepEqual(kinds.sort(), ['runner', 'worker', mode === 'success' ? 'stubborn' : 'worker'].sort(), JSON.stringify(members));
+    assert.deepEqual(kinds.sort(), ['runner', 'worker', hasStubborn(mode) ? 'stubborn' : 'worker'].sort(), JSON.stringify(members));
     assert.ok(members.some(([, kind]) => kind === 'ancestor'), `npm is in the tree: ${JSON.stringify(members)}`);
     const left = members.filter(([pid]) => running(Number(pid)));
     assert.deepEqual(left, [], `nothing of the tree runs after exec exited (${mode})\nstderr: ${stderr}`);
@@ -159,3 +184,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (signal === 'SIGTERM') assert.deepEqual(r.health.sort(), workersOf(r.members).map((pid) => `${pid} 200`).sort(), 'each worker reached the emulator while exiting');
   });
 }
+
+test('a second SIGTERM to exec, while the command ignores the first, SIGKILLs the whole group at once', { skip: !linux && 'reads /proc' }, async (t) => {
+  const r = await execTree('SIGTERM twice', t.signal);
+  assert.notEqual(r.code, 0, r.stderr); // npm's own code for SIGTERM, or 137 if SIGKILL reached it first
+  assert.match(r.stderr, /svc emulator exec: SIGTERM again: sent SIGKILL to the command's processes/);
+  assert.doesNotMatch(r.stderr, /still running/, 'nothing was left for the reaper');
+});

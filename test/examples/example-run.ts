@@ -34,8 +34,10 @@ export function runExample(command: string[], opts: { env?: Record<string, strin
 
 /**
  * Collects a detached child's stdout and stderr (interleaved) until it exits; past
- * RUN_TIMEOUT_MS its whole process group (svc, the shell, java or python) is killed and the run
- * fails, so a hung run leaves nothing behind.
+ * RUN_TIMEOUT_MS the run fails and the child is stopped with all it started, so a hung run
+ * leaves nothing behind: SIGTERM, again 5 s later, then SIGKILL to its process group 5 s after
+ * that. `svc emulator exec` runs its command in a group of its own, which only exec can signal
+ * as a whole: it passes the first SIGTERM on and answers the second with SIGKILL to that group.
  */
 export function untilExit(child: ChildProcess, label: string, onOutput?: (output: string) => void): Promise<ExampleRun> {
   let output = '';
@@ -46,17 +48,24 @@ export function untilExit(child: ChildProcess, label: string, onOutput?: (output
   child.stdout!.on('data', take);
   child.stderr!.on('data', take);
   return new Promise((ok, fail) => {
-    const guard = setTimeout(() => {
+    const stops: NodeJS.Timeout[] = [];
+    const signal = (target: number, sig: NodeJS.Signals) => {
       try {
-        process.kill(-child.pid!, 'SIGKILL');
+        process.kill(target, sig);
       } catch {
         // already gone
       }
+    };
+    const guard = setTimeout(() => {
+      signal(child.pid!, 'SIGTERM');
+      stops.push(setTimeout(() => signal(child.pid!, 'SIGTERM'), 5_000));
+      stops.push(setTimeout(() => signal(-child.pid!, 'SIGKILL'), 10_000));
       fail(new Error(`${label} did not finish within ${RUN_TIMEOUT_MS} ms:\n${output}`));
     }, RUN_TIMEOUT_MS);
-    child.once('error', (err) => (clearTimeout(guard), fail(err)));
+    const settle = () => [guard, ...stops].forEach(clearTimeout);
+    child.once('error', (err) => (settle(), fail(err)));
     child.once('close', (code) => {
-      clearTimeout(guard);
+      settle();
       ok({ code, output });
     });
   });

@@ -59,10 +59,18 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO): Prom
   // A terminal's Ctrl-C reaches exec (still in the terminal's foreground group), which passes it on.
   const child = spawn(file, args, { stdio: 'inherit', env, detached: GROUPS });
   const pgid = GROUPS ? child.pid : undefined;
+  let signalled = false;
   const forward = (signal: NodeJS.Signals) => () => {
+    if (pgid === undefined) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return;
+    }
     // Also after the command exited: its leftovers are being waited for, and they get it too.
-    if (pgid !== undefined) signalGroup(pgid, signal);
-    else if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    // A second signal insists (Ctrl-C twice, a supervisor's second try): SIGKILL, so exec
+    // never has to be killed itself, which would leave the group running without it.
+    if (signalled && signalGroup(pgid, 'SIGKILL')) io.stderr.write(`svc emulator exec: ${signal} again: sent SIGKILL to the command's processes\n`);
+    else signalGroup(pgid, signal);
+    signalled = true;
   };
   const handlers = FORWARDED.map((signal) => [signal, forward(signal)] as const);
   for (const [signal, handler] of handlers) process.on(signal, handler);

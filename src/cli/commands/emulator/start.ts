@@ -95,9 +95,9 @@ export function registerExec(emulator: Command): void {
       `
 The command gets SVC_BASE_URL, SVC_API_KEY (a test key with every scope), SVC_LIVE_API_KEY,
 SVC_CHECKOUT_URL and SVC_DATA_DIR in its environment; svc's own commands pick them up.
-It runs in a process group of its own: SIGINT, SIGTERM and SIGHUP reach every process in it,
-and the emulator stops once none of them runs (what still runs 1 s after the command exited
-gets SIGTERM, then SIGKILL 5 s later).
+It runs in a process group of its own: SIGINT, SIGTERM and SIGHUP reach every process in it
+(a second one sends SIGKILL), and the emulator stops once none of them runs (what still runs
+1 s after the command exited gets SIGTERM, then SIGKILL 5 s later).
 
 Examples:
   $ svc emulator exec -- npm test
