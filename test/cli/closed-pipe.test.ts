@@ -16,11 +16,15 @@ before(async () => {
 });
 after(() => emu.stop());
 
-async function runIntoClosedPipe(args: string[]): Promise<{ code: unknown; stderr: string }> {
+/** `signal`: the test's; a test that times out or is cancelled ends the child with it. */
+async function runIntoClosedPipe(args: string[], signal: AbortSignal): Promise<{ code: unknown; stderr: string }> {
   const child = spawn(process.execPath, [svcBin, ...args], {
+    signal,
+    killSignal: 'SIGKILL',
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, HOME: cli.home, XDG_CONFIG_HOME: cli.configHome, NO_COLOR: '1', SVC_BASE_URL: undefined, SVC_API_KEY: undefined },
   });
+  child.once('error', () => {}); // the abort's AbortError: the kill is what matters
   child.stdout!.destroy(); // the reader is gone: `| head -0`
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));
@@ -34,9 +38,9 @@ for (const args of [
   ['payments', 'list', '--json'],
   ['emulator', 'keys'],
 ]) {
-  test(`svc ${args.join(' ')} into a closed pipe ends quietly`, async () => {
+  test(`svc ${args.join(' ')} into a closed pipe ends quietly`, async (t) => {
     const needsHost = !args.includes('--help');
-    const r = await runIntoClosedPipe(needsHost ? [...args, ...target(emu.baseUrl, KEYS.acmeTest)] : args);
+    const r = await runIntoClosedPipe(needsHost ? [...args, ...target(emu.baseUrl, KEYS.acmeTest)] : args, t.signal);
     assert.doesNotMatch(r.stderr, /EPIPE|Error|at .*\.js:\d+/, r.stderr);
     assert.equal(r.stderr, '');
     assert.equal(r.code, 0);

@@ -28,32 +28,37 @@ async function createLink(svc: (a: string[]) => Promise<{ code: number | null; j
 
 test('reset, snapshot save/list/restore, then stop: waits for the exit, the lock is released', async () => {
   const { proc, dataDir, svc } = await emulatorProcess();
-  const first = await createLink(svc);
-  const saved = await svc(['emulator', 'snapshot', 'save', 'one-link', '--json']);
-  assert.equal(saved.code, 0, saved.stderr);
-  assert.equal(saved.json().name, 'one-link');
-  assert.ok(existsSync(join(dataDir, 'snapshots', 'one-link.json')));
-  const second = await createLink(svc);
+  try {
+    const first = await createLink(svc);
+    const saved = await svc(['emulator', 'snapshot', 'save', 'one-link', '--json']);
+    assert.equal(saved.code, 0, saved.stderr);
+    assert.equal(saved.json().name, 'one-link');
+    assert.ok(existsSync(join(dataDir, 'snapshots', 'one-link.json')));
+    const second = await createLink(svc);
 
-  const list = await svc(['emulator', 'snapshot', 'list', '--json']);
-  assert.deepEqual(list.json().snapshots.map((s: { name: string }) => s.name), ['one-link']);
+    const list = await svc(['emulator', 'snapshot', 'list', '--json']);
+    assert.deepEqual(list.json().snapshots.map((s: { name: string }) => s.name), ['one-link']);
 
-  assert.equal((await svc(['emulator', 'reset'])).code, 0);
-  assert.equal((await svc(['links', 'get', first, '--json'])).code, 1, 'gone after the reset');
+    assert.equal((await svc(['emulator', 'reset'])).code, 0);
+    assert.equal((await svc(['links', 'get', first, '--json'])).code, 1, 'gone after the reset');
 
-  const restored = await svc(['emulator', 'snapshot', 'restore', 'one-link']);
-  assert.equal(restored.code, 0, restored.stderr);
-  assert.match(restored.stdout, /Snapshot "one-link" restored/);
-  assert.equal((await svc(['links', 'get', first, '--json'])).code, 0);
-  assert.equal((await svc(['links', 'get', second, '--json'])).code, 1, 'made after the snapshot');
+    const restored = await svc(['emulator', 'snapshot', 'restore', 'one-link']);
+    assert.equal(restored.code, 0, restored.stderr);
+    assert.match(restored.stdout, /Snapshot "one-link" restored/);
+    assert.equal((await svc(['links', 'get', first, '--json'])).code, 0);
+    assert.equal((await svc(['links', 'get', second, '--json'])).code, 1, 'made after the snapshot');
 
-  const stopped = await svc(['emulator', 'stop', '--json']);
-  assert.equal(stopped.code, 0, stopped.stderr);
-  assert.equal(stopped.json().stopped, true);
-  // `stop` returned only once nobody answered: the process has exited (or is closing its pipes).
-  assert.equal(await proc.done, 0);
-  assert.equal(existsSync(join(dataDir, 'store.lock')), false);
-  assert.equal(existsSync(join(dataDir, 'emulator.json')), false);
+    const stopped = await svc(['emulator', 'stop', '--json']);
+    assert.equal(stopped.code, 0, stopped.stderr);
+    assert.equal(stopped.json().stopped, true);
+    // `stop` returned only once nobody answered: the process has exited (or is closing its pipes).
+    assert.equal(await proc.done, 0);
+    assert.equal(existsSync(join(dataDir, 'store.lock')), false);
+    assert.equal(existsSync(join(dataDir, 'emulator.json')), false);
+  } finally {
+    // Stopped by `svc emulator stop` above; a failed step must not leave it running.
+    proc.child.kill('SIGKILL');
+  }
 });
 
 test('snapshot names are checked before anything is sent; an unknown one is a 404 and changes nothing', async () => {

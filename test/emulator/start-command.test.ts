@@ -5,18 +5,19 @@ import { join } from 'node:path';
 import { idem, request, tempDir } from '../helpers/emulator.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { closed, onLines, runSvc, startSvc, svcBin, type Launch } from '../helpers/svc-process.js';
+import { closed, onLines, runSvc, startSvc, svcBin, svcProcesses, type Launch } from '../helpers/svc-process.js';
 
 // `svc emulator start` as scripts use it: the --json ready line, clean shutdown on SIGTERM
 // and SIGINT (store flushed, data kept), and usage errors for bad flags.
 
 const KEY_FIELDS = ['environment', 'key', 'merchant_id', 'name', 'revoked', 'scopes'];
 
-test('--json prints exactly one JSON line; SIGTERM exits 0 and the data survives a restart', async () => {
+test('--json prints exactly one JSON line; SIGTERM exits 0 and the data survives a restart', async (t) => {
   const dataDir = tempDir('svc-start-');
+  const procs = svcProcesses(t.signal);
   try {
     // No --quiet: request logs must go to stderr, never to stdout.
-    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--clock', 'manual']);
+    const svc = await procs.start(['--port', '0', '--data-dir', dataDir, '--clock', 'manual']);
     const { ready } = svc;
     assert.deepEqual(Object.keys(ready).sort(), ['base_url', 'checkout_url', 'control_token', 'dashboard_url', 'data_dir', 'keys', 'public_url']);
     assert.equal(ready.control_token, null, 'a loopback emulator makes up no control token');
@@ -52,7 +53,7 @@ test('--json prints exactly one JSON line; SIGTERM exits 0 and the data survives
     assert.ok(!svc.stderr().includes(testKey.key), 'the request log masks keys');
     assert.ok(!existsSync(join(dataDir, 'emulator.json')), 'the discovery file is removed on exit');
 
-    const again = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
+    const again = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet']);
     try {
       const read = await request(again.ready.base_url, 'GET', `/v1/api/payment-links/${created.json.data.id}`, { key: testKey.key });
       assert.equal(read.status, 200);
@@ -62,6 +63,7 @@ test('--json prints exactly one JSON line; SIGTERM exits 0 and the data survives
       assert.equal(await again.done, 0);
     }
   } finally {
+    await procs.end();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
@@ -146,7 +148,7 @@ test('--payout-delay 0 is accepted (a bare 0 needs no unit): payouts answer comp
 // command line is the user's choice and is left alone.
 const taskset = spawnSync('taskset', ['-V']).status === 0;
 
-test('the started emulator tunes its own heap and says so in its metrics; a node flag on the command line wins', async () => {
+test('the started emulator tunes its own heap and says so in its metrics; a node flag on the command line wins', async (t) => {
   // Started as this test process is, the emulator sees the CPUs this process may use.
   const few = availableParallelism() === 1 ? ['--no-concurrent-marking'] : [];
   const cases: Array<[Launch, string[]]> = [
@@ -161,14 +163,16 @@ test('the started emulator tunes its own heap and says so in its metrics; a node
   }
   for (const [launch, expected] of cases) {
     const dataDir = tempDir('svc-heap-');
+    const procs = svcProcesses(t.signal);
     try {
-      const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet'], undefined, launch);
+      const svc = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet'], undefined, launch);
       const metrics = await request(svc.ready.base_url, 'GET', '/_emulator/metrics', { key: null });
       assert.equal(metrics.status, 200);
       assert.deepEqual(metrics.json.data.heap_tuning, expected, JSON.stringify(launch));
       svc.child.kill('SIGTERM');
       assert.equal(await svc.done, 0);
     } finally {
+      await procs.end();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
@@ -181,14 +185,15 @@ const niceOf = (statLine: string) => Number(statLine.slice(statLine.lastIndexOf(
 const threadNices = (pid: number) =>
   readdirSync(`/proc/${pid}/task`).map((tid) => ({ tid: Number(tid), nice: niceOf(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')) }));
 
-test('on one CPU the emulator runs its other threads at nice 19 and its event loop at 0; with more CPUs it leaves them', { skip: process.platform !== 'linux' && 'per-thread nice is Linux' }, async () => {
+test('on one CPU the emulator runs its other threads at nice 19 and its event loop at 0; with more CPUs it leaves them', { skip: process.platform !== 'linux' && 'per-thread nice is Linux' }, async (t) => {
   const launches: Launch[] = [{}];
   if (taskset) launches.push({ cpus: '0' });
   for (const launch of launches) {
     const single = launch.cpus !== undefined || availableParallelism() === 1;
     const dataDir = tempDir('svc-nice-');
+    const procs = svcProcesses(t.signal);
     try {
-      const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet'], undefined, launch);
+      const svc = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet'], undefined, launch);
       const threads = threadNices(svc.child.pid!);
       const main = threads.find((t) => t.tid === svc.child.pid);
       const others = threads.filter((t) => t.tid !== svc.child.pid);
@@ -201,6 +206,7 @@ test('on one CPU the emulator runs its other threads at nice 19 and its event lo
       svc.child.kill('SIGTERM');
       assert.equal(await svc.done, 0);
     } finally {
+      await procs.end();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }

@@ -2,16 +2,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { request, tempDir } from '../helpers/emulator.js';
-import { startSvc } from '../helpers/svc-process.js';
+import { svcProcesses } from '../helpers/svc-process.js';
 
 // kill -9 of a real `svc emulator start` during a burst of POSTs: after a restart on the same
 // data dir, every link and payment the client saw acknowledged (201) is there, with the
 // payment's outbox event and the link's idempotency record (the retry is a byte-identical replay).
 
-test('svc emulator start: kill -9 during a burst keeps every acknowledged link, payment, outbox event and idempotency record', async () => {
+test('svc emulator start: kill -9 during a burst keeps every acknowledged link, payment, outbox event and idempotency record', async (t) => {
   const dataDir = tempDir('svc-crash-http-');
+  const procs = svcProcesses(t.signal);
   try {
-    const first = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off']);
+    const first = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off']);
     const acked = new Map<string, { key: string; text: string; body: unknown }>();
     const payments = new Map<string, string>(); // acknowledged simulate: payment id -> response text
     let killed = false;
@@ -42,7 +43,7 @@ test('svc emulator start: kill -9 during a burst keeps every acknowledged link, 
     await Promise.all(Array.from({ length: 6 }, (_, w) => worker(w)));
     assert.equal(await first.done, 'SIGKILL');
 
-    const second = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off']);
+    const second = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off']);
     try {
       for (const [id, { key, text, body }] of acked) {
         const read = await request(second.ready.base_url, 'GET', `/v1/api/payment-links/${id}`);
@@ -67,6 +68,7 @@ test('svc emulator start: kill -9 during a burst keeps every acknowledged link, 
       assert.equal(await second.done, 0);
     }
   } finally {
+    await procs.end();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { idem, request, tempDir } from '../helpers/emulator.js';
-import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
+import { startSvc, svcProcesses, type SvcProcess } from '../helpers/svc-process.js';
 import { COMPACTION_STEPS } from '../../emulator/store/file-store.js';
 
 // The store over a real `svc emulator start`: a write the disk refuses is a 503 and is not
@@ -27,11 +27,12 @@ const waitFor = async (svc: SvcProcess, marker: string) => {
   }
 };
 
-test('a journal append that fails (ENOSPC, then EIO on fsync) is a 503 that keeps nothing; later writes are kept through kill -9', async () => {
+test('a journal append that fails (ENOSPC, then EIO on fsync) is a 503 that keeps nothing; later writes are kept through kill -9', async (t) => {
   const dataDir = tempDir('svc-enospc-');
   const faults = join(dataDir, '..', `${dataDir.split('/').pop()}-faults`);
+  const procs = svcProcesses(t.signal);
   try {
-    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off', '--fsync'], { SVC_TEST_STORE_FAULTS: faults });
+    const svc = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off', '--fsync'], { SVC_TEST_STORE_FAULTS: faults });
     const base = svc.ready.base_url;
     const acked = new Set<string>();
     const before = await link(base, 'before the disk filled');
@@ -63,7 +64,7 @@ test('a journal append that fails (ENOSPC, then EIO on fsync) is a 503 that keep
     assert.equal(await svc.done, 'SIGKILL');
 
     // The half-written lines were cut off: the journal loads (a torn middle line would be refused).
-    const again = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
+    const again = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet']);
     try {
       await assertLinks(again.ready.base_url, acked);
       const list = await request(again.ready.base_url, 'GET', '/v1/api/payment-links?limit=100');
@@ -73,16 +74,18 @@ test('a journal append that fails (ENOSPC, then EIO on fsync) is a 503 that keep
       assert.equal(await again.done, 0);
     }
   } finally {
+    await procs.end();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(faults, { force: true });
   }
 });
 
-test('SIGTERM on a full disk exits non-zero with a clear message and releases store.lock; the next start has every write', async () => {
+test('SIGTERM on a full disk exits non-zero with a clear message and releases store.lock; the next start has every write', async (t) => {
   const dataDir = tempDir('svc-full-stop-');
   const faults = `${dataDir}-faults`;
+  const procs = svcProcesses(t.signal);
   try {
-    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet'], { SVC_TEST_STORE_FAULTS: faults });
+    const svc = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet'], { SVC_TEST_STORE_FAULTS: faults });
     const created = await link(svc.ready.base_url, 'kept in the journal');
     assert.equal(created.status, 201);
     writeFileSync(faults, 'open ENOSPC\nwrite ENOSPC\n');
@@ -91,7 +94,7 @@ test('SIGTERM on a full disk exits non-zero with a clear message and releases st
     assert.match(svc.stderr(), /shutdown failed: .*disk is full/);
     assert.equal(existsSync(join(dataDir, 'store.lock')), false, 'store.lock was left behind');
     rmSync(faults);
-    const again = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
+    const again = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet']);
     try {
       await assertLinks(again.ready.base_url, [created.json.data.id]);
     } finally {
@@ -99,6 +102,7 @@ test('SIGTERM on a full disk exits non-zero with a clear message and releases st
       assert.equal(await again.done, 0);
     }
   } finally {
+    await procs.end();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(faults, { force: true });
   }
@@ -206,13 +210,14 @@ after(async () => {
 });
 
 for (const step of COMPACTION_STEPS) {
-  test(`kill -9 while a compaction is at "${step}" keeps every acknowledged write, including those made during it`, async () => {
+  test(`kill -9 while a compaction is at "${step}" keeps every acknowledged write, including those made during it`, async (t) => {
     const dataDir = tempDir(`svc-compact-${step}-`);
+    const procs = svcProcesses(t.signal);
     try {
       // Start from a store that already has its snapshot, so the paused run's compaction is the one we ask for.
       cpSync(await seededStore(), dataDir, { recursive: true });
 
-      const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off'], { SVC_TEST_COMPACTION_PAUSE: step });
+      const svc = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off'], { SVC_TEST_COMPACTION_PAUSE: step });
       const base = svc.ready.base_url;
       const acked = new Set<string>();
       for (let i = 0; i < 30; i++) acked.add((await link(base, `before ${i}`)).json.data.id);
@@ -226,7 +231,7 @@ for (const step of COMPACTION_STEPS) {
       svc.child.kill('SIGKILL');
       assert.equal(await svc.done, 'SIGKILL');
 
-      const again = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet']);
+      const again = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet']);
       try {
         await assertLinks(again.ready.base_url, acked);
         assert.equal(acked.size, 40);
@@ -238,6 +243,7 @@ for (const step of COMPACTION_STEPS) {
       assert.deepEqual(readdirSync(dataDir).filter((f) => f.includes('ndjson')).sort().length, 2);
       assert.equal(existsSync(join(dataDir, 'snapshot.ndjson.tmp')), false);
     } finally {
+      await procs.end();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -51,11 +51,15 @@ export interface Launch {
   cwd?: string;
 }
 
-/** `svc emulator start --json …`, launched as `launch` says: resolves with the parsed ready line. */
-export function startSvc(args: string[], env?: Record<string, string>, { nodeArgs = [], cpus, cwd }: Launch = {}): Promise<SvcProcess> {
+/**
+ * `svc emulator start --json …`, launched as `launch` says: resolves with the parsed ready line.
+ * The caller ends it in a finally (or through svcProcesses(), which remembers it from the spawn on).
+ */
+export function startSvc(args: string[], env?: Record<string, string>, { nodeArgs = [], cpus, cwd }: Launch = {}, onSpawn?: (child: ChildProcess) => void): Promise<SvcProcess> {
   const argv = [...nodeArgs, svcBin, 'emulator', 'start', '--json', ...args];
   const [command, commandArgs] = cpus === undefined ? [process.execPath, argv] : ['taskset', ['-c', cpus, process.execPath, ...argv]];
   const child = spawn(command, commandArgs, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
+  onSpawn?.(child);
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += c));
@@ -76,6 +80,38 @@ export function startSvc(args: string[], env?: Record<string, string>, { nodeArg
     });
     child.once('exit', (code) => first && fail(new Error(`svc exited with ${code} before its ready line: ${err}`)));
   });
+}
+
+export interface SvcProcesses {
+  /** startSvc, remembered from the moment it is spawned (before its ready line). */
+  start(args: string[], env?: Record<string, string>, launch?: Launch): Promise<SvcProcess>;
+  /** SIGKILL to each one still running, then waits for it to exit: for the test's finally. */
+  end(): Promise<void>;
+}
+
+/**
+ * The `svc emulator start` processes of one test. A test that stops them itself (SIGTERM and
+ * its exit code are often what it checks) still calls end() in its finally: a failed
+ * assertion, or a start that never printed its ready line, must not leave an emulator running.
+ * Given the test's signal (t.signal), they are also ended when the test times out or is
+ * cancelled: then the test's own await may never settle, and its finally never run.
+ */
+export function svcProcesses(signal?: AbortSignal): SvcProcesses {
+  const children: ChildProcess[] = [];
+  const end = () =>
+    Promise.all(
+      children.map((child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return undefined;
+        const exited = new Promise((ok) => child.once('exit', ok));
+        child.kill('SIGKILL');
+        return exited;
+      }),
+    ).then(() => undefined);
+  signal?.addEventListener('abort', () => void end(), { once: true });
+  return {
+    start: (args, env, launch) => startSvc(args, env, launch, (child) => children.push(child)),
+    end,
+  };
 }
 
 /** Runs `svc …` to completion (for commands that exit by themselves). */
