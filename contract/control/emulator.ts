@@ -28,7 +28,7 @@ export const ClockState = z
   .object({
     mode: z.enum(['system', 'manual']).meta({ description: 'manual: time moves only when told (POST /_emulator/clock/advance)' }),
     now: z.string().meta({ description: 'ISO-8601, microseconds, UTC' }),
-    pending_timers: z.int().min(0),
+    pending_timers: z.int().min(0).meta({ description: 'Work waiting for a later time: webhook attempts, payout answers, MoMo clearings, the retention sweep, requests held on the clock' }),
   })
   .meta({ id: 'ClockState' });
 

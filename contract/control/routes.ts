@@ -19,7 +19,7 @@ export type ControlMethod = 'GET' | 'POST' | 'DELETE';
 /** The groups the document lists routes under, each with what it holds. */
 export const CONTROL_TAGS = {
   emulator: 'The emulator itself: identity, keys, store maintenance, runtime metrics, stop',
-  clock: "The emulator's clock: read it, move it forward (everything due fires)",
+  clock: "The emulator's clock: read it, move it forward (everything due runs, each at its own time)",
   world: 'The whole world: reset to the fixtures, snapshots in a body or kept by name',
   faults: 'Fault injection on the merchant API, webhook deliveries and the emulated providers',
   webhooks: 'The outbox and the delivery log: events, deliveries, redelivery, dashboard-side events',
@@ -75,12 +75,12 @@ export const CONTROL_ROUTES = {
   },
   stop: { method: 'POST', path: '/stop', tag: 'emulator', summary: 'Stop the emulator gracefully (requests finish, the store is flushed, the lock released)' },
   clock: { method: 'GET', path: '/clock', tag: 'clock', summary: "The emulator's clock" },
-  advanceClock: { method: 'POST', path: '/clock/advance', tag: 'clock', summary: 'Move the clock forward; everything that became due fires' },
+  advanceClock: { method: 'POST', path: '/clock/advance', tag: 'clock', summary: 'Move the clock forward: everything due on the way runs in time order, each at its own time; answers once it has all run (webhook attempts recorded)' },
   advanceToNextDelivery: {
     method: 'POST',
     path: '/clock/advance-to-next-delivery',
     tag: 'clock',
-    summary: 'Move the clock to the next due webhook attempt (no move when none waits or one is already due); names the deliveries due then',
+    summary: 'Move the clock to the next due webhook attempt (no move when none waits or one is already due); names the deliveries due then, and answers once they are recorded',
   },
   reset: {
     method: 'POST',

@@ -47,7 +47,13 @@ export const controlRoutes: ControlRoute[] = [
       if (ms > room) throw invalid(field, `would move the clock past ${MAX_CLOCK_ISO}, the latest time it can show; it can move at most ${room} ms from ${new Date(s.clock.now()).toISOString()}`);
       // Every item due in the window runs at its own time, its async work (a webhook attempt)
       // finished before the next (scheduler/scheduler.ts); the answer comes once all of it has.
-      await s.scheduler.advance(ms);
+      try {
+        await s.scheduler.advance(ms);
+      } catch (err) {
+        // An advance queued behind another one that took the clock too close to the bound.
+        if (err instanceof RangeError) throw invalid(field, err.message);
+        throw err;
+      }
       return clockState(s);
     },
   }),

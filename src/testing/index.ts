@@ -57,9 +57,13 @@ export interface TestEmulator {
   readonly clock: {
     /** Emulator time, ms since the epoch. */
     now(): number;
-    /** Moves the clock ('30s', '2h', or ms); everything that became due fires before this resolves. */
+    /**
+     * Moves the clock ('30s', '2h', or ms). Everything due on the way runs in time order, each with
+     * the clock at its own due time (a webhook retry due 5 s after a failed attempt goes out inside
+     * the same advance), and has run (attempts recorded) when this resolves.
+     */
     advance(by: string | number): Promise<void>;
-    /** Moves to the next due webhook attempt; resolves with how far it moved (0 if none waits). */
+    /** Moves to the next due webhook attempt and makes it; resolves with how far it moved (0 if none waits). */
     advanceToNextDelivery(): Promise<number>;
   };
   /** The control API (OTP inbox, approvals, payees, wallets, deliveries, redeliver, …). */
@@ -84,7 +88,7 @@ export interface TestEmulator {
    * later emulator time do not count (one held by a delay or reorder fault does: it is on its way).
    */
   idle(): Promise<void>;
-  /** Every record back to the fixtures; webhook retries and provider timers of the old world are dropped. */
+  /** Every record back to the fixtures (the clock keeps its time); webhook retries and provider answers of the old world are gone with its records. */
   reset(): Promise<void>;
   /** The whole world as a value (deep copy). */
   snapshot(): WorldSnapshot;
