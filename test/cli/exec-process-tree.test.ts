@@ -113,6 +113,7 @@ async function execTree(mode: Mode, abort: AbortSignal) {
   // 'exit', not 'close': a leftover that inherited exec's stderr would hold the pipe open forever.
   const exited = new Promise<number | string | null>((ok) => exec.once('exit', (code, signal) => ok(signal ?? code)));
   const done = closed(exec);
+  let dataDir: string | undefined;
   const tree = () => (existsSync(pidsFile) ? readFileSync(pidsFile, 'utf8').trim().split('\n').map((l) => l.split(' ')) : []);
   try {
     const seen: string[] = [];
@@ -133,7 +134,7 @@ async function execTree(mode: Mode, abort: AbortSignal) {
         abort,
       );
     // The runner prints this once both workers wrote their pids: the whole tree is up.
-    const dataDir = await line('tree ready ');
+    dataDir = await line('tree ready ');
     if (mode === 'SIGINT' || mode === 'SIGTERM') exec.kill(mode);
     if (mode === 'SIGTERM twice') {
       exec.kill('SIGTERM');
@@ -155,6 +156,8 @@ async function execTree(mode: Mode, abort: AbortSignal) {
     exec.kill('SIGKILL');
     // Whatever a failed assertion left: nothing outlives the test (never this process or exec).
     for (const pid of tree().map(([p]) => Number(p))) if (![process.pid, process.ppid, exec.pid].includes(pid) && running(pid)) process.kill(pid, 'SIGKILL');
+    // exec removes its data dir itself (asserted above); not when it was killed here.
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
