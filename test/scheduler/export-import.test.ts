@@ -4,7 +4,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/emulator.js';
-import { startSvc, svcBin } from '../helpers/svc-process.js';
+import { svcBin, svcProcesses } from '../helpers/svc-process.js';
 import { clock, H } from './clock-control.js';
 
 // An exported world carries the clock's position: `svc emulator exec --export-on-exit` writes it
@@ -12,7 +12,7 @@ import { clock, H } from './clock-control.js';
 // the clock stay together: a key made just before the export is just as old after the import).
 // The built CLI, as a user runs it.
 
-test('exec --export-on-exit writes the clock with the world; start --import resumes at its time', async () => {
+test('exec --export-on-exit writes the clock with the world; start --import resumes at its time', async (t) => {
   const dir = tempDir('svc-export-clock-');
   const dataDir = tempDir('svc-import-clock-');
   try {
@@ -25,12 +25,12 @@ test('exec --export-on-exit writes the clock with the world; start --import resu
     assert.deepEqual(world.collections.emulator_clock, [{ id: 'clock', mode: 'manual', now_ms: advancedTo, offset_ms: 0 }]);
     assert.ok(advancedTo - Date.now() > 4 * 24 * H, 'five days ahead of the wall clock');
 
-    const svc = await startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--clock', 'manual', '--import', dir]);
+    const procs = svcProcesses(t.signal);
     try {
+      const svc = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet', '--clock', 'manual', '--import', dir]);
       assert.equal(Date.parse((await clock(svc.ready.base_url)).now), advancedTo, 'the imported world resumes at its own time');
     } finally {
-      svc.child.kill('SIGTERM');
-      await svc.done;
+      await procs.end();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

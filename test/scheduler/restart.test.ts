@@ -2,14 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { request, tempDir } from '../helpers/emulator.js';
-import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
+import { svcProcesses, type SvcProcess, type SvcProcesses } from '../helpers/svc-process.js';
 import { advance, clock, H, M } from './clock-control.js';
 
 // The clock is never moved back by a restart: its position is a store record, journaled with
 // each move (scheduler/clock-record.ts). Real `svc emulator start` processes on one data dir,
 // stopped by kill -9 and by SIGTERM.
 
-const start = (dataDir: string, mode: 'manual' | 'system') => startSvc(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off', '--clock', mode]);
+const start = (procs: SvcProcesses, dataDir: string, mode: 'manual' | 'system') => procs.start(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off', '--clock', mode]);
 
 async function kill(svc: SvcProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
   svc.child.kill(signal);
@@ -18,17 +18,18 @@ async function kill(svc: SvcProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<voi
 
 const link = (base: string, key: string, title: string) => request(base, 'POST', '/v1/api/payment-links', { body: { title, amount: 500 }, idempotencyKey: key });
 
-test('--clock manual resumes from its stored time after kill -9 and after a clean stop; a key 23 h old is not 25 h old after the restart', async () => {
+test('--clock manual resumes from its stored time after kill -9 and after a clean stop; a key 23 h old is not 25 h old after the restart', async (t) => {
   const dataDir = tempDir('svc-clock-restart-');
-  let svc: SvcProcess | undefined;
+  const procs = svcProcesses(t.signal); // every process it starts ends, whatever happens
+  let svc: SvcProcess;
   try {
-    svc = await start(dataDir, 'manual');
+    svc = await start(procs, dataDir, 'manual');
     const t0 = Date.parse((await clock(svc.ready.base_url)).now);
     assert.equal((await link(svc.ready.base_url, 'day-old-key', 'first')).status, 201);
     assert.equal((await advance(svc.ready.base_url, { by: '23h' })).now, new Date(t0 + 23 * H).toISOString().replace('Z', '000Z'));
     await kill(svc, 'SIGKILL');
 
-    svc = await start(dataDir, 'manual');
+    svc = await start(procs, dataDir, 'manual');
     const resumed = await clock(svc.ready.base_url);
     assert.equal(Date.parse(resumed.now), t0 + 23 * H, 'kill -9 kept the time');
     const conflict = await link(svc.ready.base_url, 'day-old-key', 'another body');
@@ -38,25 +39,25 @@ test('--clock manual resumes from its stored time after kill -9 and after a clea
     assert.equal((await link(svc.ready.base_url, 'day-old-key', 'another body')).status, 201, 'at 24 h the key is free');
     await kill(svc, 'SIGTERM');
 
-    svc = await start(dataDir, 'manual');
+    svc = await start(procs, dataDir, 'manual');
     assert.equal(Date.parse((await clock(svc.ready.base_url)).now), t0 + 24 * H, 'a clean stop kept the time');
     await kill(svc, 'SIGTERM');
-    svc = undefined;
   } finally {
-    if (svc) await kill(svc, 'SIGKILL').catch(() => undefined);
+    await procs.end();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
-test('a system clock keeps its stored offset over kill -9: it stays ahead of the wall clock by what was advanced', async () => {
+test('a system clock keeps its stored offset over kill -9: it stays ahead of the wall clock by what was advanced', async (t) => {
   const dataDir = tempDir('svc-clock-offset-');
-  let svc: SvcProcess | undefined;
+  const procs = svcProcesses(t.signal);
+  let svc: SvcProcess;
   try {
-    svc = await start(dataDir, 'system');
+    svc = await start(procs, dataDir, 'system');
     await advance(svc.ready.base_url, { by: '2h' });
     await kill(svc, 'SIGKILL');
 
-    svc = await start(dataDir, 'system');
+    svc = await start(procs, dataDir, 'system');
     const wallBefore = Date.now();
     const now = Date.parse((await clock(svc.ready.base_url)).now);
     // The clock runs on while this is read, so only a lower bound holds: at least 2 h ahead of
@@ -67,9 +68,8 @@ test('a system clock keeps its stored offset over kill -9: it stays ahead of the
     assert.equal(position.mode, 'system');
     assert.ok(position.offset_ms >= 2 * H - M, 'the offset is stored with the world');
     await kill(svc, 'SIGTERM');
-    svc = undefined;
   } finally {
-    if (svc) await kill(svc, 'SIGKILL').catch(() => undefined);
+    await procs.end();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
