@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { parseDuration } from '../../../../contract/formats.js';
 import { UsageError } from '../../errors.js';
 import { controlContext } from '../../context.js';
@@ -62,8 +63,16 @@ export async function clockShow(_a: string[], flags: CommonFlags, io: CliIO): Pr
   ctx.out.result(data, 'Emulator clock', () => ctx.out.kv([['mode', data.mode], ['now', data.now], ['pending timers', data.pending_timers]]));
 }
 
-export async function clockAdvance([by]: string[], flags: CommonFlags & { toNextDelivery?: boolean }, io: CliIO): Promise<void> {
+/**
+ * An advance answers once everything due on the way has run, each webhook attempt waiting for
+ * its receiver up to --webhook-timeout (wall time): over receivers that never answer that is
+ * minutes, not the 30 s every other call waits. Unless --timeout was given, wait 10 minutes.
+ */
+const ADVANCE_TIMEOUT_MS = 10 * 60_000;
+
+export async function clockAdvance([by]: string[], flags: CommonFlags & { toNextDelivery?: boolean }, io: CliIO, cmd?: Command): Promise<void> {
   if ((by === undefined) === !flags.toNextDelivery) throw new UsageError('give either a duration (e.g. 2h) or --to-next-delivery.');
+  if (cmd?.getOptionValueSource('timeout') === 'default') flags = { ...flags, timeout: ADVANCE_TIMEOUT_MS };
   // The emulator's own duration parser: "2" (no unit) is refused here, before anything is sent.
   if (by !== undefined) {
     try {

@@ -45,7 +45,7 @@ function emulatorOptions(cmd: Command, defaults: { port: number; dataDir?: strin
     .option('--clock <mode>', 'system (real time) or manual (frozen until `svc emulator clock advance`)', choiceFlag(['system', 'manual'] as const), 'system')
     // Parsed defaults get a readable label in --help (commander would print their JSON).
     .addOption(new Option('--rate-limit <spec>', 'per-merchant budget, e.g. 100/1s, 6000/1m, or off').argParser(wrapParser(parseRateLimit)).default(parseRateLimit('100/1s'), '100/1s'))
-    .option('--latency <ms>', 'delay every merchant request by this many ms', intFlag(0, 60_000), 0)
+    .option('--latency <ms>', 'delay every merchant request by this many ms of emulator time (with --clock manual: until the clock is advanced past it)', intFlag(0, 60_000), 0)
     .option('--quiet', 'do not log requests')
     .option('--fsync', 'fsync the journal on every write (survives power loss, slower)')
     .option('--retain-days <n>', 'keep events, webhook deliveries and OTP messages this many days (clock time); idempotency records live 24 h', intFlag(1, 3650), 7)
