@@ -1,10 +1,10 @@
 // The Redocly lint configuration that goes with /openapi.yaml, served at GET /redocly.yaml and
 // kept byte for byte as redocly.yaml at the repository root (a test compares them), so
-// `npx redocly lint openapi.yaml` beside it gives no warnings — in this repository and for a
+// `npx @redocly/cli lint openapi.yaml` beside it gives no warnings — in this repository and for a
 // user who downloaded both.
 
 export const REDOCLY_CONFIG = `# Lint configuration for the svc emulator's /openapi.yaml (Redocly CLI reads redocly.yaml
-# from the current directory: npx redocly lint openapi.yaml).
+# from the current directory: npx @redocly/cli lint openapi.yaml).
 extends:
   - recommended
 rules:

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Compiles the suite into a temporary directory (nothing is written into the repository) and
 # runs it. Run it under the emulator:
-#   npx svc emulator exec --clock manual -- sh examples/java/run.sh
+#   node bin/svc.js emulator exec --clock manual -- sh examples/java/run.sh   (from this repository)
+#   npx svc emulator exec --clock manual -- sh examples/java/run.sh        (a project with svc-toolkit)
 set -eu
 src="$(dirname "$0")/src"
 out="$(mktemp -d)"
