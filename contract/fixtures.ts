@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { SCOPES } from './scopes.js';
 import { KEY_PATTERN } from './keys.js';
 import { Balance } from './money.js';
+import { jsonPath } from './json-path.js';
+import { fixtureRuleProblems } from './fixtures-rules.js';
 
 // The fixtures format: what seeds a fresh data dir (merchants and their keys, service users,
 // payees, cards, balances). The emulator seeds from it; `svc emulator fixtures validate` and the
@@ -76,14 +78,38 @@ export const FixtureFile = z.object({
 });
 export type FixtureFile = z.infer<typeof FixtureFile>;
 
+/** A fixtures file that cannot seed an emulator; `problems` name their JSON paths. */
+export class FixturesError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`fixtures ${file} are invalid:\n  ${problems.join('\n  ')}`);
+    this.name = 'FixturesError';
+  }
+}
+
+/**
+ * The one check of a fixtures file: `svc emulator start|exec --fixtures`, the testing API's
+ * startEmulator({ fixtures }) and `svc emulator fixtures validate` all read files through here
+ * (emulator/server.ts reads them before it opens a data dir, so a refused file starts nothing
+ * and locks nothing). Shape first (zod), then what the shape cannot say (fixtures-rules.ts).
+ */
 export function readFixtures(path: string): FixtureFile {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new Error(`cannot read fixtures ${path}: ${(err as Error).message}`);
+    throw new FixturesError(path, [`cannot read the file: ${(err as Error).message}`]);
   }
+  const checked = checkFixtures(raw);
+  if ('problems' in checked) throw new FixturesError(path, checked.problems);
+  return checked.fixtures;
+}
+
+export function checkFixtures(raw: unknown): { fixtures: FixtureFile } | { problems: string[] } {
   const parsed = FixtureFile.safeParse(raw);
-  if (!parsed.success) throw new Error(`fixtures ${path} are invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return parsed.data;
+  if (!parsed.success) return { problems: parsed.error.issues.map((i) => `${jsonPath(i.path)}: ${i.message}`) };
+  const problems = fixtureRuleProblems(parsed.data);
+  return problems.length > 0 ? { problems } : { fixtures: parsed.data };
 }

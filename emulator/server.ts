@@ -126,6 +126,9 @@ function listenError(err: NodeJS.ErrnoException, port: number, host: string): Er
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   // Checked before anything is opened: a bad value starts nothing and locks no data dir.
   const door: NetworkDoor = networkDoor(options);
+  // The fixtures too (contract/fixtures.ts, the check `svc emulator fixtures validate` runs),
+  // whether or not this start seeds: a refused file throws naming each problem's JSON path.
+  const fixtureFile = readFixtures(options.fixtures ?? DEFAULT_FIXTURES);
   const dataDir = options.store === 'memory' ? null : resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   if (dataDir) prepareDataDir(dataDir);
   const store = dataDir ? await FileStore.open(dataDir, { fsync: options.fsync }) : new MemoryStore();
@@ -166,7 +169,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   for (const c of allCollections()) store.define(c);
   for (const r of resources) r.subscribe?.(services);
-  const fixtures = () => readFixtures(options.fixtures ?? DEFAULT_FIXTURES);
+  const fixtures = () => fixtureFile;
   let seededAtStart: WorldSnapshot | undefined;
   try {
     if (store.count(MERCHANTS) === 0) {

@@ -152,8 +152,8 @@ test('fixtures validate: the bundled file passes; a bad field is named by its pa
   writeFileSync(bad, JSON.stringify({ merchants: [{ id: 'm1', name: 'M', business: true, owner_phone: '+1', owner_pin: '12', keys: [{ name: 'k', key: 'nope', environment: 'test', scopes: 'all' }] }], users: [] }));
   const r = await home.run(['emulator', 'fixtures', 'validate', bad]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /merchants\.0\.owner_pin/);
-  assert.match(r.stderr, /merchants\.0\.keys\.0\.key: must look like svc_test_/);
+  assert.match(r.stderr, /merchants\[0\]\.owner_pin/);
+  assert.match(r.stderr, /merchants\[0\]\.keys\[0\]\.key: must look like svc_test_/);
 
   const dup = join(dir, 'dup.json');
   const fixtures = JSON.parse(readFileSync(new URL('../../../fixtures/default.json', import.meta.url), 'utf8'));
@@ -161,7 +161,7 @@ test('fixtures validate: the bundled file passes; a bad field is named by its pa
   writeFileSync(dup, JSON.stringify(fixtures));
   const d = await home.run(['emulator', 'fixtures', 'validate', dup]);
   assert.equal(d.code, 2);
-  assert.match(d.stderr, /more than one merchant id/);
+  assert.match(d.stderr, /merchants\[2\]\.id: the same merchant id "mer_acme" as merchants\[0\]\.id/);
 });
 
 test('discovery walks up from a subfolder to the project’s .svc; SVC_DATA_DIR points elsewhere; a miss names both', async () => {

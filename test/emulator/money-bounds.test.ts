@@ -81,10 +81,10 @@ describe('a change past Number.MAX_SAFE_INTEGER', () => {
 describe('fixtures', () => {
   const start = (fixtures: string) => runSvc(['emulator', 'start', '--port', '0', '--data-dir', join(fixtureDir, `data-${Math.random().toString(36).slice(2)}`), '--fixtures', fixtures]);
 
-  test('a seeded balance past the bound is refused at start, naming the field', () => {
+  test('a seeded balance past the bound is refused at start, naming the field (exit 2, as fixtures validate)', () => {
     const r = start(fixturesWith((f) => (f.merchants[0].fleet_cards[0].balance = MAX + 1)));
-    assert.equal(r.status, 1, r.stderr);
-    assert.match(r.stderr, /merchants\.0\.fleet_cards\.0\.balance/);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /merchants\[0\]\.fleet_cards\[0\]\.balance/);
   });
 
   test('opening balances of one wallet that add up past the bound are refused at start', () => {
@@ -96,7 +96,7 @@ describe('fixtures', () => {
         ];
       }),
     );
-    assert.equal(r.status, 1, r.stderr);
-    assert.match(r.stderr, new RegExp(`fixtures cannot be seeded: amount: the test USD wallet of mer_acme holds ${MAX - 1} .*would pass ${MAX}`));
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`merchants\\[0\\]\\.wallets\\[1\\]\\.balance: the test USD wallet of mer_acme would open with merchants\\[0\\]\\.wallets\\[0\\]\\.balance \\+ merchants\\[0\\]\\.wallets\\[1\\]\\.balance = ${MAX + 1}, past the largest balance ${MAX}`));
   });
 });

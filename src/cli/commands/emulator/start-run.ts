@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { parseAllowedHost, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
 import { importWorld } from './world-file.js';
 import { readFaultFile } from './faults.js';
+import { checkedFixtures } from './fixtures.js';
 import type { StartOptions } from './start.js';
 
 /** A flag's SVC_* variable when the flag is absent, checked by the flag's own parser (exit 2 naming the variable). */
@@ -23,7 +24,8 @@ export function emulatorOptions(opts: StartOptions, env: Env): EmulatorOptions {
     port: opts.port,
     host: opts.host,
     dataDir: opts.dataDir,
-    fixtures: opts.fixtures,
+    // Checked before anything starts, as `fixtures validate` checks it: exit 2 naming each path, no emulator, no lock.
+    fixtures: opts.fixtures === undefined ? undefined : (checkedFixtures(opts.fixtures), opts.fixtures),
     clock: opts.clock,
     rateLimit: opts.rateLimit,
     logRequests: !opts.quiet,
