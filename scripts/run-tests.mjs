@@ -36,7 +36,7 @@ if (files.length === 0) {
 // compiler tests, measured at 5–70 s each): started last, they would run on alone at the end
 // while the other CPU sits idle. Alone in their process, a hang there cancels no other file:
 // they keep node's file-level timeout (below) instead of the shards' 30 s per test.
-const SOLO = ['package/pack', 'dashboard/dashboard', 'pages/', 'emulator/store-durability', 'dashboard/faults', 'cli/emulator-world', 'emulator/openapi-types', 'http/cross-site-browser', 'emulator/start-command', 'cli/webhooks-listen-failures', 'vitest/', 'examples/', 'network/'];
+const SOLO = ['package/pack', 'dashboard/dashboard', 'pages/', 'emulator/store-durability', 'dashboard/faults', 'cli/emulator-world', 'emulator/openapi-types', 'http/cross-site-browser', 'emulator/start-command', 'cli/webhooks-listen-failures', 'vitest/', 'readme/readme-blocks', 'examples/', 'network/'];
 const rank = (path) => {
   const i = SOLO.findIndex((f) => `/${relative(root, path)}`.includes(`/${f}`));
   return i === -1 ? SOLO.length : i;

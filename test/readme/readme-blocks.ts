@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { packageFile } from '../../emulator/server.js';
+
+// The README's fenced blocks, as a reader sees them: the language after the fence (`sh`, `ts`,
+// `js`, `json`, `yaml`, or none), the text, where it is (line, section) and, when the line right
+// before the fence is `<!-- not run: <reason> -->`, why the README test does not run it.
+
+export interface Block {
+  /** The language after the opening fence; '' for a bare fence. */
+  lang: string;
+  text: string;
+  /** 1-based line of the opening fence in README.md. */
+  line: number;
+  /** The nearest heading above the block, without its #s. */
+  section: string;
+  /** The reason in `<!-- not run: … -->` on the line before the fence. */
+  notRun?: string;
+}
+
+export const README = packageFile('README.md');
+
+const NOT_RUN = /^<!-- not run: (.+?) -->$/;
+
+export function readBlocks(text = readFileSync(README, 'utf8')): Block[] {
+  const lines = text.split('\n');
+  const blocks: Block[] = [];
+  let section = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const heading = /^#{1,6} (.*)$/.exec(line);
+    if (heading) section = heading[1]!;
+    const fence = /^```(\S*)\s*$/.exec(line);
+    if (!fence) continue;
+    const end = lines.findIndex((l, j) => j > i && l.startsWith('```'));
+    if (end === -1) throw new Error(`README.md:${i + 1}: a fence that is never closed`);
+    const reason = NOT_RUN.exec(lines[i - 1] ?? '')?.[1];
+    blocks.push({ lang: fence[1]!, text: lines.slice(i + 1, end).join('\n'), line: i + 1, section, ...(reason !== undefined && { notRun: reason }) });
+    i = end;
+  }
+  return blocks;
+}
+
+/** `<!-- not run` comments that do not stand right before a fence (a block moved away from its mark). */
+export function strayMarks(text = readFileSync(README, 'utf8')): number[] {
+  const lines = text.split('\n');
+  return lines.flatMap((l, i) => (l.startsWith('<!-- not run') && !(NOT_RUN.test(l) && lines[i + 1]?.startsWith('```')) ? [i + 1] : []));
+}
+
+export const where = (b: Block) => `README.md:${b.line} (${b.section}, \`\`\`${b.lang})`;
