@@ -6,6 +6,7 @@ import { resources } from './registry.js';
 import { seed } from './fixtures.js';
 import { ApiError } from './errors.js';
 import { CLOCK_STATE, clockRecord, putClock, storedClock } from './scheduler/clock-record.js';
+import { refuseBadWorld } from './world-records.js';
 
 // The whole world of one emulator — every record of every collection — as a value: taken
 // (snapshot), put back (restore) and put back to the fixtures (reset), so a test can give
@@ -43,7 +44,18 @@ export function parseSnapshot(value: unknown): WorldSnapshot {
   return parsed.data;
 }
 
+/**
+ * Puts a snapshot from outside back (the control API, the testing API, --import): every record
+ * is checked against its collection's schema first (world-records.ts), so a refused world is a
+ * 422 naming the path and leaves the current one as it was.
+ */
 export async function restoreSnapshot(services: Services, snapshot: WorldSnapshot): Promise<void> {
+  refuseBadWorld(snapshot.collections);
+  await putBack(services, snapshot);
+}
+
+/** A world this emulator made itself (the seeded fixtures): put back without checking again. */
+async function putBack(services: Services, snapshot: WorldSnapshot): Promise<void> {
   const records = structuredClone(snapshot.collections) as Record<string, StoredRecord[]>;
   await replaceWorld(services, () => services.store.replaceAll(records));
 }
@@ -56,7 +68,7 @@ export async function restoreSnapshot(services: Services, snapshot: WorldSnapsho
 export function fixtureWorld(services: Services, fixtures: () => FixtureFile, seededAtStart?: WorldSnapshot): () => Promise<void> {
   let seeded = seededAtStart;
   return async () => {
-    if (seeded) return restoreSnapshot(services, seeded);
+    if (seeded) return putBack(services, seeded);
     await replaceWorld(services, () => {
       services.store.replaceAll({});
       seed(services, fixtures());

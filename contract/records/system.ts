@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { Count, Env, Id, SafeInt, Stamp, Text } from './fields.js';
+
+// The emulator's own records: events and their webhook deliveries, endpoints, idempotency
+// replays, the clock's position, PIN and OTP guards, and the checkout pages' one-time tokens.
+// Checked against the emulator's record types in emulator/world-records.ts.
+
+export const EventRecord = z.object({ id: Id, merchant_id: Id, environment: Env, type: Text, body: Text, created_at: Stamp });
+
+export const EndpointRecord = z.object({
+  id: Id,
+  merchant_id: Id,
+  environment: Env,
+  url: Text,
+  events: z.array(Text),
+  secret: Text,
+  created_at: Stamp,
+  deleted_at: Stamp.optional(),
+});
+
+const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'dead_letter', 'cancelled']);
+
+export const DeliveryRecord = z.object({
+  id: Id,
+  event_id: Id,
+  endpoint_id: Id,
+  merchant_id: Id,
+  environment: Env,
+  event_type: Text,
+  status: DeliveryStatus,
+  attempts: z.array(
+    z.object({
+      at: Stamp,
+      status_code: SafeInt.nullable(),
+      latency_ms: Count,
+      error: Text.nullable(),
+      response_excerpt: Text,
+      signature: Text.optional(),
+      attempt: Count,
+      cursor: Stamp,
+      delivery_status: DeliveryStatus,
+    }),
+  ),
+  round_start: Count.optional(),
+  next_attempt_at: Count.nullable(),
+  created_at: Stamp,
+  updated_at: Stamp.optional(),
+});
+
+export const IdempotencyRecord = z.object({ id: Id, merchant_id: Id, key: Text, fingerprint: Text, status: Count, body: Text, created_at_ms: Count });
+
+/** The clock's position (emulator/scheduler/clock-record.ts): one record, id "clock". */
+export const ClockRecord = z.object({ id: z.literal('clock'), mode: z.enum(['system', 'manual']), now_ms: Count, offset_ms: z.number() });
+
+export const PinAttemptRecord = z.object({ id: Id, failures: Count, locked_until_ms: Count.nullable() });
+
+export const OtpRecord = z.object({
+  id: Id,
+  phone: Text,
+  code: Text,
+  purpose: z.literal('sub_merchant'),
+  merchant_id: Id,
+  environment: Env,
+  sent_at: Stamp,
+  expires_at: Stamp,
+  failures: Count,
+  spent_at: Stamp.nullable(),
+});
+
+export const OtpLockRecord = z.object({ id: Id, locked_until_ms: Count });
+
+/** The checkout pages' signing secret. */
+export const FormSecretRecord = z.object({ id: Id, secret: Text });
+
+export const FormSubmissionRecord = z.object({ id: Id, subject: Text, result_path: Text, created_at: Stamp });
