@@ -18,8 +18,10 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY contract ./contract
 COPY src ./src
 COPY emulator ./emulator
-# The package's own build (what `npm pack` ships): dist/{contract,src,emulator}, no tests.
-RUN npx tsc -p tsconfig.build.json
+COPY scripts/build-bundles.mjs ./scripts/build-bundles.mjs
+# The package's own build (what `npm pack` ships): dist/{contract,src,emulator}, no tests, and
+# the bundles bin/svc.js runs (dist/cli; scripts/build-bundles.mjs).
+RUN npx tsc -p tsconfig.build.json && node scripts/build-bundles.mjs
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
@@ -29,7 +31,8 @@ COPY package.json package-lock.json ./
 # emulator runs needs one).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
-COPY bin/svc.js ./bin/svc.js
+# bin/package.json makes bin/svc.js CommonJS.
+COPY bin/svc.js bin/package.json ./bin/
 COPY fixtures ./fixtures
 # `svc` on the PATH (node follows the link, so bin/svc.js finds ../dist and ../package.json);
 # /data belongs to the unprivileged user before it becomes a volume, so a new named volume

@@ -3,4 +3,4 @@
 // dist/test and dist/bench (the suite's) stay; tsconfig.build.json writes the rest again.
 import { rmSync } from 'node:fs';
 
-for (const dir of ['contract', 'src', 'emulator', 'cjs']) rmSync(new URL(`../dist/${dir}`, import.meta.url), { recursive: true, force: true });
+for (const dir of ['contract', 'src', 'emulator', 'cjs', 'cli', 'testing']) rmSync(new URL(`../dist/${dir}`, import.meta.url), { recursive: true, force: true });

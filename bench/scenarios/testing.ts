@@ -10,6 +10,10 @@ import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
 
 // The testing API (svc-toolkit/testing): is an emulator per test affordable?
 //
+//   testing.import           `await import('svc-toolkit/testing')` in a fresh Node process (the
+//                            package's own export: dist/testing/index.js, the bundle), median of 10
+//   testing.first-start      the same import, then startEmulator() and close(): what a test file
+//                            pays before its first test (median of the same 10 processes)
 //   testing.start            startEmulator() in-process (memory store), median of 20 (module
 //                            loading excluded: the first start pays it once per test file)
 //   testing.reset            reset() at the default fixtures, median of 50
@@ -19,7 +23,7 @@ import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
 //   testing.files            4 test files, each with its own in-process emulator, under
 //                            `node --test --test-concurrency=4`, against 1 such file
 //
-// Targets (issue 10): start ≤ 150 ms, reset ≤ 10 ms, 4 files ≤ 1.5× one file. A test file is
+// Targets: import ≤ 100 ms (issue 28); start ≤ 150 ms, reset ≤ 10 ms, 4 files ≤ 1.5× one file (issue 10). A test file is
 // CPU-bound (one file here uses ~0.9 s of CPU in ~0.65 s), so the last target needs about 4 CPUs:
 // on 2 the floor is about 2× whatever the emulator does.
 
@@ -83,6 +87,27 @@ for (let t = 0; t < 10; t++) {
 `;
 }
 
+/** A whole stored payment link (restore() checks every field of every record). */
+const benchLink = (i: number) => ({
+  id: `pl_bench_${i}`,
+  link_code: `PL-BENCH${i}`,
+  merchant_id: 'mer_acme',
+  environment: 'test',
+  title: `Link ${i}`,
+  description: null,
+  amount: 1200,
+  currency: 'USD',
+  accepted_methods: ['card'],
+  expires_at: null,
+  redirect_url: null,
+  metadata: null,
+  sub_merchant_id: null,
+  closed: false,
+  total_collected: 0,
+  payment_count: 0,
+  created_at: new Date(0).toISOString(),
+});
+
 const msTarget = (row: string, limit: number): Target => ({
   row,
   text: `p50 ≤ ${limit} ms`,
@@ -92,9 +117,40 @@ const msTarget = (row: string, limit: number): Target => ({
   },
 });
 
+/**
+ * Fresh Node processes that import the testing entry by its package name (cwd is the package
+ * root, so `svc-toolkit/testing` resolves through package.json's exports, as in a merchant's
+ * project), then start and close one emulator. Each prints its two times on stdout.
+ */
+async function importTimes(root: string, runs: number): Promise<{ imports: number[]; firstStarts: number[] }> {
+  const probe = `const t0 = performance.now();
+const { startEmulator } = await import('svc-toolkit/testing');
+const t1 = performance.now();
+const emu = await startEmulator();
+await emu.close();
+console.log(JSON.stringify({ import: t1 - t0, firstStart: performance.now() - t0 }));`;
+  const imports: number[] = [];
+  const firstStarts: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const out = await new Promise<string>((ok, fail) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', probe], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      let err = '';
+      child.stdout.on('data', (c) => (text += c));
+      child.stderr.on('data', (c) => (err += c));
+      child.once('close', (code) => (code === 0 ? ok(text) : fail(new Error(`import probe exited ${code}: ${err}`))));
+    });
+    const times = JSON.parse(out) as { import: number; firstStart: number };
+    imports.push(times.import);
+    firstStarts.push(times.firstStart);
+  }
+  return { imports, firstStarts };
+}
+
 export const testing: Scenario = {
   name: 'testing',
   targets: [
+    msTarget('testing.import', 100),
     msTarget('testing.start', 150),
     msTarget('testing.reset', 10),
     {
@@ -108,6 +164,10 @@ export const testing: Scenario = {
   ],
   async run(ctx: BenchContext): Promise<Row[]> {
     const rows: Row[] = [];
+    const { imports, firstStarts } = await importTimes(ctx.root, 10);
+    rows.push({ id: 'testing.import', label: "testing API: import('svc-toolkit/testing'), fresh process", p50Ms: median(imports), maxMs: Math.max(...imports) });
+    rows.push({ id: 'testing.first-start', label: 'testing API: that import + first startEmulator() + close()', p50Ms: median(firstStarts), maxMs: Math.max(...firstStarts) });
+
     await (await start()).close(); // module loading, once
 
     const starts: number[] = [];
@@ -127,7 +187,7 @@ export const testing: Scenario = {
       for (const n of [1_000, 100_000]) {
         await emu.reset();
         emu.services.store.transaction((tx) => {
-          for (let i = 0; i < n; i++) tx.put(named('payment_links'), { id: `pl_bench_${i}`, merchant_id: 'mer_acme', environment: 'test', title: `Link ${i}`, amount: 1200, currency: 'USD', status: 'pending', created_at: new Date(0).toISOString() });
+          for (let i = 0; i < n; i++) tx.put(named('payment_links'), benchLink(i));
         });
         let snap: ReturnType<typeof emu.snapshot> | undefined;
         const taken = await timeIt(async () => (snap = emu.snapshot()));
@@ -146,7 +206,8 @@ export const testing: Scenario = {
     } finally {
       await child.stop();
     }
-    const testingModule = pathToFileURL(join(ctx.root, 'dist', 'src', 'testing', 'index.js')).href;
+    // The module a merchant's test file imports: the package's ES module export (the bundle).
+    const testingModule = pathToFileURL(join(ctx.root, 'dist', 'testing', 'index.js')).href;
     const probe = join(ctx.tmpDir, 'rss-probe.mjs');
     writeFileSync(probe, `const base = process.memoryUsage().rss; const { startEmulator } = await import(${JSON.stringify(testingModule)}); const e = await startEmulator(); globalThis.gc?.(); console.error(JSON.stringify({ base, rss: process.memoryUsage().rss })); await e.close();`);
     const rss = await new Promise<{ base: number; rss: number }>((ok, fail) => {

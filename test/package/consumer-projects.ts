@@ -151,7 +151,7 @@ export const CONSUMER_PROJECTS: ConsumerProject[] = [
     name: 'node-test-esm',
     files: {
       'package.json': manifest('node-test-esm', 'module'),
-      'merchant.test.js': merchantTest(`import { test, before as beforeAll, after as afterAll } from 'node:test';\n${ESM_IMPORTS}`, `assert.match(import.meta.resolve('svc-toolkit/testing'), /dist\\/src\\/testing\\/index\\.js$/);`),
+      'merchant.test.js': merchantTest(`import { test, before as beforeAll, after as afterAll } from 'node:test';\n${ESM_IMPORTS}`, `assert.match(import.meta.resolve('svc-toolkit/testing'), /dist\\/testing\\/index\\.js$/);`),
     },
     args: ['--test', '--test-reporter=tap', `--test-timeout=${RUNNER_TIMEOUT}`],
     passed: /^# pass 1$/m,

@@ -65,7 +65,8 @@ before(
     };
     for (const entry of ['package.json', ...pkg.files.map((f) => f.replace(/\/\*.*$/, ''))]) {
       const from = join(root, entry);
-      const sourced = entry.startsWith('dist/') && entry !== 'dist/cjs';
+      // dist/cjs, dist/cli and dist/testing are esbuild's bundles (scripts/build-cjs.mjs, build-bundles.mjs): no file has one source.
+      const sourced = entry.startsWith('dist/') && !['dist/cjs', 'dist/cli', 'dist/testing'].includes(entry);
       mkdirSync(dirname(join(copy, entry)), { recursive: true });
       cpSync(from, join(copy, entry), { recursive: true, filter: (f) => !sourced || statSync(f).isDirectory() || hasSource(f) });
     }
@@ -106,7 +107,8 @@ test('the tarball: both builds and their types behind every export, a LICENSE, n
     const conditions = pkg.exports[entry] as Record<'import' | 'require', { types: string; default: string }>;
     assert.deepEqual(Object.keys(conditions), ['import', 'require'], entry);
     assert.match(conditions.import.types, /\.d\.ts$/);
-    assert.match(conditions.import.default, /^\.\/dist\/src\/.*\.js$/);
+    // ./testing's ES module is the bundle that starts fast (dist/testing/index.js); the others are tsc's output.
+    assert.match(conditions.import.default, entry === './testing' ? /^\.\/dist\/testing\/index\.js$/ : /^\.\/dist\/src\/.*\.js$/);
     assert.match(conditions.require.types, /\.d\.cts$/, 'TypeScript reads a .d.ts beside "type": "module" as ESM');
     assert.match(conditions.require.default, /\.cjs$/);
   }
@@ -177,7 +179,7 @@ test('the installed package: the bin, the emulator, every export from ESM and Co
      })();`,
   );
   const answers = { verified: true, webhooks: false, status: 404, version: pkg.version, bin: true, schema: 'svc emulator fixtures' };
-  assert.deepEqual(JSON.parse(run(process.execPath, ['probe.mjs'], app)), { ...answers, testing: 'dist/src/testing/index.js' });
+  assert.deepEqual(JSON.parse(run(process.execPath, ['probe.mjs'], app)), { ...answers, testing: 'dist/testing/index.js' });
   assert.deepEqual(JSON.parse(run(process.execPath, ['probe.cjs'], app)), { ...answers, testing: 'dist/cjs/testing.cjs' });
 
   // `svc emulator exec` from the installed package: the app's own check runs against an

@@ -1,0 +1,220 @@
+// The bundles that start fast. Runs after tsc (`npm run build`, `prepack`) and bundles tsc's own
+// ESM output with esbuild, so the bundles run the same JavaScript the tests import from dist/.
+//
+//   dist/cli/main.cjs, dist/cli/*.cjs   the svc command (bin/svc.js requires main.cjs): CommonJS,
+//                                       one file per group of modules that load together, each
+//                                       command's code and the emulator in chunks required only
+//                                       when that command runs
+//   dist/testing/index.js               svc-toolkit/testing's `import` target: one ES module with
+//                                       its dependencies (express, zod) inside; undici stays in
+//                                       node_modules (the webhook sender imports it on first use)
+//
+// Why these shapes (numbers: bench/scenarios/cli.ts and testing.ts, issue 28):
+// - A cold `svc` spends its time loading code, not running it. Node's ES module loader reads each
+//   file asynchronously, resolves URLs, and builds a namespace for each built-in it imports (for
+//   node:fs that means loading streams); the CommonJS loader does none of that. bin/svc.js is
+//   CommonJS (bin/package.json) and so is every chunk it loads.
+// - esbuild splits code into chunks only for ES modules, so the CLI is built as ES modules with
+//   splitting first, then each chunk is converted to CommonJS, and an import() of a chunk or of a
+//   built-in becomes a require() (an import() would start the ES module loader after all).
+//   @inquirer/prompts keeps its import() (an ES module; loaded only for a prompt).
+// - commander, the one package every command loads, is bundled into the CLI; it requires
+//   node:child_process at load for a feature svc does not use (executable subcommands), so that
+//   require is deferred to the first spawn. chalk is bundled too (see CLI_BUNDLED). The other
+//   dependencies stay external: required from the merchant's node_modules (each must have a
+//   CommonJS build), and only by the commands that need them.
+// - V8 parses every byte of a file it loads, so everything is minified, and code that a command
+//   does not run stays in other chunks. (No code reads a function's or class's name.)
+// - The testing entry is imported by every test file that starts an emulator: loading express's
+//   and zod's hundred-odd files one by one through the ES module loader cost more than all the
+//   emulator's own code, so they are bundled with it. Two parts of them can never run in the
+//   emulator and would only be parsed at every import, so they are left out (testingTrims):
+//   zod's 40 translations of its messages (the emulator's are English: zod's default) and
+//   iconv-lite's tables for Chinese, Japanese and Korean encodings (body-parser decodes only
+//   the charsets its parsers accept first: utf-* for JSON, utf-8 and iso-8859-1 for forms).
+import { build, transform } from 'esbuild';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, extname, join, relative } from 'node:path';
+
+const root = join(dirname(new URL(import.meta.url).pathname), '..');
+const dist = join(root, 'dist');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/**
+ * Packages bundled into the CLI rather than required from node_modules: commander (every command
+ * loads it) and chalk (an ES module only, which `emulator start` imports statically: Node 20.18
+ * cannot require() it).
+ */
+const CLI_BUNDLED = ['commander', 'chalk'];
+/** The only packages the CLI may still load with import(): ES modules only, loaded for a prompt. */
+const CLI_ESM_ONLY = ['@inquirer/prompts'];
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+};
+
+/** commander's lib/command.js requires node:child_process at load; svc never spawns through it. */
+const lazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      const uses = text.match(/childProcess\.\w+/g) ?? [];
+      if (!text.includes(eager) || uses.some((u) => u !== 'childProcess.spawn')) {
+        throw new Error(`${relative(root, args.path)}: commander changed how it loads node:child_process; update build-bundles.mjs`);
+      }
+      const lazy = "const childProcess = { get spawn() { return require('node:child_process').spawn; } };";
+      return { contents: text.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
+
+async function buildCli() {
+  const out = join(dist, 'cli');
+  rmSync(out, { recursive: true, force: true });
+  const external = Object.keys(pkg.dependencies).filter((name) => !CLI_BUNDLED.includes(name));
+  const esm = await build({
+    ...common,
+    entryPoints: { main: join(dist, 'src/cli/main.js') },
+    outdir: out,
+    outExtension: { '.js': '.cjs' },
+    format: 'esm',
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    external,
+    plugins: [lazyChildProcess],
+    write: false,
+  });
+  mkdirSync(out, { recursive: true });
+  for (const file of esm.outputFiles) {
+    const usesMeta = file.text.includes('import.meta.url');
+    const cjs = await transform(file.text, {
+      loader: 'js',
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      minify: true,
+      // emulator/server.ts finds the package root from its own file: dist/cli/ is under it too.
+      define: usesMeta ? { 'import.meta.url': '__svc_import_meta_url' } : undefined,
+      banner: usesMeta ? "const __svc_import_meta_url=require('node:url').pathToFileURL(__filename).href;" : undefined,
+    });
+    const code = cjs.code.replace(/\bimport\((["'])(\.\/[\w.-]+\.cjs|node:[\w/]+)\1\)/g, (_all, q, spec) => `Promise.resolve().then(()=>require(${q}${spec}${q}))`);
+    const left = [...code.matchAll(/\bimport\((["'])([^"']+)\1\)/g)].map((m) => m[2]).filter((spec) => !CLI_ESM_ONLY.includes(spec) && !external.includes(spec));
+    if (left.length > 0 || /\bimport\((?!["'])/.test(code)) throw new Error(`dist/cli/${basename(file.path)}: an import() the CLI cannot turn into require(): ${left.join(', ') || 'not a string'}`);
+    writeFileSync(file.path, code);
+  }
+  noSplitCommonJs('dist/cli', esm.metafile);
+  writeLicenses(out, esm.metafile);
+  // Every package the chunks require() must be a dependency with a CommonJS build.
+  const requireFromRoot = createRequire(join(root, 'package.json'));
+  const required = new Set(Object.values(esm.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external && i.kind !== 'dynamic-import' && !i.path.startsWith('node:')).map((i) => i.path)));
+  for (const name of required) {
+    const file = requireFromRoot.resolve(name);
+    if (!isCommonJs(file)) throw new Error(`dist/cli requires ${name}, whose require() target ${relative(root, file)} is an ES module: add it to CLI_BUNDLED`);
+  }
+  report('dist/cli', esm.metafile);
+}
+
+/** Node's own rule: .cjs, or .js under a package.json without "type": "module". */
+function isCommonJs(file) {
+  if (extname(file) === '.cjs') return true;
+  if (extname(file) !== '.js') return false;
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).type !== 'module';
+  }
+  return true;
+}
+
+/** See the header: what the testing bundle leaves out of its dependencies, and why it may. */
+const testingTrims = {
+  name: 'testing-trims',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => {
+      if (!readFileSync(args.path, 'utf8').includes('export { default as en } from "./en.js";')) throw new Error(`${relative(root, args.path)}: zod's English locale moved; update build-bundles.mjs`);
+      return { contents: 'export { default as en } from "./en.js";', loader: 'js' };
+    });
+    b.onLoad({ filter: /[\\/]iconv-lite[\\/]encodings[\\/]tables[\\/][\w-]+\.json$/ }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`svc-toolkit/testing does not bundle iconv-lite's ${basename(args.path)}: body-parser refuses that charset before decoding`)});`,
+      loader: 'js',
+    }));
+    // No code of ours may reach for another language.
+    b.onLoad({ filter: /[\\/]dist[\\/](src|emulator|contract)[\\/].*\.js$/ }, (args) => {
+      if (/\blocales\b/.test(readFileSync(args.path, 'utf8'))) throw new Error(`${relative(root, args.path)} uses zod's locales, which dist/testing leaves out`);
+      return undefined;
+    });
+  },
+};
+
+async function buildTesting() {
+  const out = join(dist, 'testing');
+  rmSync(out, { recursive: true, force: true });
+  const result = await build({
+    ...common,
+    entryPoints: { index: join(dist, 'src/testing/index.js') },
+    outdir: out,
+    format: 'esm',
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    // undici is imported on the first webhook attempt only; bundled, it would be a chunk whose
+    // namespace holds only `default` (esbuild's split CommonJS module), not Agent.
+    external: ['undici'],
+    plugins: [testingTrims],
+    // Bundled CommonJS packages (express and its dependencies) require built-ins.
+    banner: { js: "import{createRequire as __svcCreateRequire}from'node:module';const require=__svcCreateRequire(import.meta.url);" },
+  });
+  noSplitCommonJs('dist/testing', result.metafile);
+  writeLicenses(out, result.metafile);
+  report('dist/testing', result.metafile);
+}
+
+/**
+ * A chunk made for a CommonJS module that code import()s exports only `default` (esbuild cannot
+ * name a CommonJS module's exports), so `(await import('x')).name` would be undefined in it.
+ */
+function noSplitCommonJs(name, metafile) {
+  for (const [file, o] of Object.entries(metafile.outputs)) {
+    if (o.entryPoint && isCommonJs(join(root, o.entryPoint))) {
+      throw new Error(`${name}: ${relative(root, file)} is a chunk for ${o.entryPoint}, a CommonJS module loaded with import(): make it external`);
+    }
+  }
+}
+
+/**
+ * The packages a bundle carries, with their licence texts (MIT and ISC ask that their notice
+ * travels with every copy): <out>/THIRD-PARTY-LICENSES.txt.
+ */
+function writeLicenses(out, metafile) {
+  const packages = new Map();
+  for (const input of Object.keys(metafile.inputs)) {
+    const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (m) packages.set(m[1], join(root, input.slice(0, m.index + m[0].length)));
+  }
+  const sections = [...packages].sort(([a], [b]) => a.localeCompare(b)).map(([name, dir]) => {
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const file = readdirSync(dir).find((f) => /^licen[cs]e(\.(md|txt))?$/i.test(f));
+    if (!file) throw new Error(`${name} has no LICENSE file to ship with the bundle`);
+    return `${name}@${manifest.version} (${manifest.license})\n\n${readFileSync(join(dir, file), 'utf8').trim()}\n`;
+  });
+  writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), `Packages bundled into the files of this folder:\n\n${sections.join(`\n${'-'.repeat(72)}\n\n`)}`);
+}
+
+function report(name, metafile) {
+  const outputs = Object.entries(metafile.outputs);
+  const bytes = outputs.reduce((sum, [, o]) => sum + o.bytes, 0);
+  if (process.env.SVC_BUILD_VERBOSE) for (const [file, o] of outputs) console.log(`  ${relative(root, file)} ${o.bytes}`);
+  console.log(`${name}: ${outputs.length} files, ${(bytes / 1024).toFixed(0)} KB`);
+}
+
+await buildCli();
+await buildTesting();
