@@ -23,8 +23,9 @@
 //   require is deferred to the first spawn. chalk is bundled too (see CLI_BUNDLED). The other
 //   dependencies stay external: required from the merchant's node_modules (each must have a
 //   CommonJS build), and only by the commands that need them.
-// - V8 parses every byte of a file it loads, so everything is minified, and code that a command
-//   does not run stays in other chunks. (No code reads a function's or class's name.)
+// - V8 parses every byte of a file it loads, so code that a command does not run stays in other
+//   chunks, and whitespace and syntax are minified (the testing import: 95 -> 89 ms). Names are
+//   kept: shortening them saved nothing measurable, and stack traces stay readable.
 // - The testing entry is imported by every test file that starts an emulator: loading express's
 //   and zod's hundred-odd files one by one through the ES module loader cost more than all the
 //   emulator's own code, so they are bundled with it. Two parts of them can never run in the
@@ -32,6 +33,8 @@
 //   zod's 40 translations of its messages (the emulator's are English: zod's default) and
 //   iconv-lite's tables for Chinese, Japanese and Korean encodings (body-parser decodes only
 //   the charsets its parsers accept first: utf-* for JSON, utf-8 and iso-8859-1 for forms).
+//   The JSON files packages require (mime-db's 150 KB database above all) become
+//   JSON.parse('…') of one string, which V8 parses faster than the same data as an object literal.
 import { build, transform } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -55,7 +58,8 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  minify: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
@@ -103,7 +107,8 @@ async function buildCli() {
       format: 'cjs',
       platform: 'node',
       target: 'node20',
-      minify: true,
+      minifyWhitespace: true,
+      minifySyntax: true,
       // emulator/server.ts finds the package root from its own file: dist/cli/ is under it too.
       define: usesMeta ? { 'import.meta.url': '__svc_import_meta_url' } : undefined,
       banner: usesMeta ? "const __svc_import_meta_url=require('node:url').pathToFileURL(__filename).href;" : undefined,
@@ -148,6 +153,10 @@ const testingTrims = {
       contents: `throw new Error(${JSON.stringify(`svc-toolkit/testing does not bundle iconv-lite's ${basename(args.path)}: body-parser refuses that charset before decoding`)});`,
       loader: 'js',
     }));
+    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.json$/ }, (args) => {
+      const data = JSON.stringify(JSON.parse(readFileSync(args.path, 'utf8')));
+      return { contents: `module.exports = JSON.parse(${JSON.stringify(data)});`, loader: 'js' };
+    });
     // No code of ours may reach for another language.
     b.onLoad({ filter: /[\\/]dist[\\/](src|emulator|contract)[\\/].*\.js$/ }, (args) => {
       if (/\blocales\b/.test(readFileSync(args.path, 'utf8'))) throw new Error(`${relative(root, args.path)} uses zod's locales, which dist/testing leaves out`);
