@@ -19,6 +19,7 @@ COPY contract ./contract
 COPY src ./src
 COPY emulator ./emulator
 COPY scripts/build-bundles.mjs ./scripts/build-bundles.mjs
+COPY scripts/lib ./scripts/lib
 # The package's own build (what `npm pack` ships): dist/{contract,src,emulator}, no tests, and
 # the bundles bin/svc.js runs (dist/cli; scripts/build-bundles.mjs).
 RUN npx tsc -p tsconfig.build.json && node scripts/build-bundles.mjs

@@ -38,6 +38,7 @@
 import { build, transform } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { isCommonJs } from './lib/module-kind.mjs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 
 const root = join(dirname(new URL(import.meta.url).pathname), '..');
@@ -130,16 +131,6 @@ async function buildCli() {
   report('dist/cli', esm.metafile);
 }
 
-/** Node's own rule: .cjs, or .js under a package.json without "type": "module". */
-function isCommonJs(file) {
-  if (extname(file) === '.cjs') return true;
-  if (extname(file) !== '.js') return false;
-  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).type !== 'module';
-  }
-  return true;
-}
 
 /** See the header: what the testing bundle leaves out of its dependencies, and why it may. */
 const testingTrims = {

@@ -18,6 +18,7 @@ import { build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, relative } from 'node:path';
+import { isCommonJs } from './lib/module-kind.mjs';
 
 const root = join(dirname(new URL(import.meta.url).pathname), '..');
 const dist = join(root, 'dist');
@@ -83,13 +84,3 @@ function copyDeclaration(path) {
   writeFileSync(file, rewritten);
 }
 
-/** Node's own rule: .cjs, or .js under a package.json without "type": "module". */
-function isCommonJs(file) {
-  if (extname(file) === '.cjs') return true;
-  if (extname(file) !== '.js') return false;
-  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).type !== 'module';
-  }
-  return true;
-}

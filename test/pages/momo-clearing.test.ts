@@ -1,29 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { idem, KEYS, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
+import { KEYS, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
+import { payLiveMomo } from '../scheduler/momo.js';
 
 // The live MoMo clearing timer across a restart: a payment left pending when the emulator
 // stops is cleared after the next start, once its delay has passed on the clock. The form is
 // posted over HTTP as a browser would (the browser itself is exercised in checkout.test.ts).
 
-async function payLiveMomo(em: TestEmulator): Promise<{ linkId: string; paymentId: string }> {
-  const r = await em.request('POST', '/v1/api/payment-links', { key: KEYS.acmeLive, body: { title: 'Restart', amount: 4200, accepted_methods: ['momo'] }, idempotencyKey: idem('link') });
-  assert.equal(r.status, 201, r.text);
-  const code = r.json.data.link_code as string;
-  const form = await (await fetch(`${em.checkoutUrl}/${code}`)).text();
-  const token = /name="token" value="([^"]+)"/.exec(form)?.[1];
-  assert.ok(token, 'the form carries a token');
-  const post = await fetch(`${em.checkoutUrl}/${code}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token, method: 'momo', phone: '+231770000201' }),
-  });
-  assert.equal(post.status, 303);
-  const paymentId = /\/payments\/(pay_\w+)$/.exec(post.headers.get('location') ?? '')?.[1];
-  assert.ok(paymentId);
-  return { linkId: r.json.data.id, paymentId };
-}
 
 const status = async (em: TestEmulator, id: string) => (await em.request('GET', `/v1/api/payments/${id}`, { key: KEYS.acmeLive })).json.data.status;
 const advance = (em: TestEmulator, ms: number) => em.request('POST', '/_emulator/clock/advance', { key: null, body: { ms } });
