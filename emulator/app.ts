@@ -20,6 +20,7 @@ import { DOORS, mountDoors } from './http/doors.js';
 import { requireHost } from './http/client-error.js';
 import { refuseDeepJson } from './http/json-depth.js';
 import { oneHandlerPerTurn } from './http/request-turns.js';
+import { watchRequest } from './request-log/record.js';
 
 // The HTTP layer: it only translates. Trace ids, the doors of the non-/v1 surfaces, body
 // parsing, the merchant routes (through the gateway), the control API, and the envelope for
@@ -46,6 +47,8 @@ export function createApp(services: Services, options: AppOptions) {
     res.locals.traceId = traceId;
     res.set('X-Trace-ID', traceId);
     if (hasHighBytes(traceId)) keepHeaderBytes(res); // the same bytes back, not their UTF-8
+    // Every /v1 request goes into the request log (request-log/record.ts), unless --request-log 0.
+    if (services.config.requestLog > 0 && /^\/v1(\/|$)/.test(req.path)) watchRequest(services, req, res, services.config.requestLog);
     if (options.logRequests) {
       const start = performance.now();
       res.on('finish', () => {

@@ -49,6 +49,7 @@ import type { TimedWork } from './scheduler/work.js';
 import { mountCheckoutPages } from './pages/router.js';
 import { webhooksModule } from './webhooks/module.js';
 import { mountDashboard } from './dashboard/router.js';
+import { requestLogModule } from './request-log/module.js';
 
 // Every resource of the emulator, in one list: the store collections it owns, its merchant
 // routes, its control routes and its background work. The server defines the collections,
@@ -103,6 +104,8 @@ export const resources: ResourceModule[] = [
   webhooksModule,
   // What the store forgets and when (retention.ts), and where the clock stands (kept with the world).
   { name: 'housekeeping', collections: [CLOCK_STATE], routes: [], timed: [retentionSweep] },
+  // Every /v1 request, redacted (request-log/).
+  requestLogModule,
 ];
 
 /** Every collection of the store, each defined once (a second owner is an error at start). */

@@ -7,6 +7,7 @@ import { EVENTS, type EventRecord } from './resources/events/outbox.js';
 import { OTP_INBOX, type OtpRecord } from './resources/sub-merchants/otp.js';
 import { parseMicros } from './ids.js';
 import { sweepWork } from './scheduler/work.js';
+import { REQUEST_LOG, type RequestLogRecord } from './request-log/records.js';
 
 // What the store forgets, and when (emulator clock time, so `svc emulator clock advance`
 // ages data exactly as days of real use would):
@@ -17,6 +18,7 @@ import { sweepWork } from './scheduler/work.js';
 //   events + deliveries   `retainDays` (default 7) after the event, once none of its
 //                         deliveries is still pending or due for a retry — a retry schedule is never cut short
 //   OTP inbox             `retainDays` after the code was sent
+//   request log           `retainDays` after the request (and --request-log bounds its count: request-log/record.ts)
 //
 // Pruning is one ordinary transaction: journaled like any write, so a restart never brings
 // pruned records back, and a disk that refuses it costs a log line, not data.
@@ -34,6 +36,7 @@ export interface PruneResult {
   events: number;
   deliveries: number;
   otp: number;
+  requests: number;
 }
 
 // When each kind of record expires (ms on the emulator clock). Pruning and the sweep's due time
@@ -42,6 +45,7 @@ const retainMs = (services: Pick<Services, 'config'>) => (services.config.retain
 const idempotencyExpiry = (r: IdempotencyRecord) => r.created_at_ms + LIFETIME_MS;
 const eventExpiry = (e: EventRecord, retain: number) => Math.ceil(parseMicros(e.created_at) / 1000) + retain;
 const otpExpiry = (o: OtpRecord, retain: number) => Date.parse(o.sent_at) + retain;
+const requestExpiry = (r: RequestLogRecord, retain: number) => r.at_ms + retain;
 
 /** An event whose retry schedule is still running is kept until it ends. */
 const deliveriesOpen = (services: Pick<Services, 'store'>, eventId: string) => services.store.byIndex(DELIVERIES, 'by_event', eventId).some(isScheduled);
@@ -62,7 +66,7 @@ export function pruneExpired(services: Pick<Services, 'store' | 'clock' | 'confi
   const retain = retainMs(services);
   const { store } = services;
   const waiting = waitingOf(store);
-  const result: PruneResult = { idempotency: 0, events: 0, deliveries: 0, otp: 0 };
+  const result: PruneResult = { idempotency: 0, events: 0, deliveries: 0, otp: 0, requests: 0 };
   // Ids first, deletes after: the collections must not change under their iterators.
   const idem: string[] = [];
   // Each collection iterates oldest first (insertion order, which snapshots and the journal
@@ -88,7 +92,12 @@ export function pruneExpired(services: Pick<Services, 'store' | 'clock' | 'confi
     if (otpExpiry(o, retain) > now) break;
     otp.push(o.id);
   }
-  if (idem.length + events.length + otp.length === 0) return result;
+  const requests: string[] = [];
+  for (const r of store.all(REQUEST_LOG)) {
+    if (requestExpiry(r, retain) > now) break;
+    requests.push(r.id);
+  }
+  if (idem.length + events.length + otp.length + requests.length === 0) return result;
   store.transaction((tx) => {
     for (const id of idem) tx.delete(IDEMPOTENCY, id);
     for (const e of events) {
@@ -97,11 +106,13 @@ export function pruneExpired(services: Pick<Services, 'store' | 'clock' | 'confi
       result.deliveries += e.deliveries.length;
     }
     for (const id of otp) tx.delete(OTP_INBOX, id);
+    for (const id of requests) tx.delete(REQUEST_LOG, id);
   });
   for (const e of events) waiting.delete(e.id);
   result.idempotency = idem.length;
   result.events = events.length;
   result.otp = otp.length;
+  result.requests = requests.length;
   return result;
 }
 
@@ -131,6 +142,8 @@ export function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'c
   }
   const otp = oldest(store.all(OTP_INBOX));
   if (otp) next = Math.min(next, otpExpiry(otp, retain));
+  const request = oldest(store.all(REQUEST_LOG));
+  if (request) next = Math.min(next, requestExpiry(request, retain));
   return next === Infinity ? undefined : next;
 }
 
@@ -141,7 +154,7 @@ export function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'c
  */
 export const retentionSweep = sweepWork({
   name: 'retention',
-  collections: [IDEMPOTENCY, EVENTS, OTP_INBOX, DELIVERIES],
+  collections: [IDEMPOTENCY, EVENTS, OTP_INBOX, DELIVERIES, REQUEST_LOG],
   dueOf(collection, record, services) {
     switch (collection) {
       case IDEMPOTENCY.name:
@@ -150,6 +163,8 @@ export const retentionSweep = sweepWork({
         return eventExpiry(record as EventRecord, retainMs(services));
       case OTP_INBOX.name:
         return otpExpiry(record as OtpRecord, retainMs(services));
+      case REQUEST_LOG.name:
+        return requestExpiry(record as RequestLogRecord, retainMs(services));
       default: {
         const waiting = waitingEvents.get(services.store);
         const d = record as DeliveryRecord;

@@ -13,6 +13,7 @@ import { FaultSet } from './faults/set.js';
 import type { FaultSpec } from '../contract/faults.js';
 import { fixtureWorld, parseSnapshot, raiseStampFloor, restoreSnapshot, takeSnapshot, type WorldSnapshot } from './world.js';
 import { DEFAULT_RETAIN_DAYS } from './retention.js';
+import { DEFAULT_REQUEST_LOG } from './request-log/records.js';
 import { type EmulatorConfig, type Logger, type Services } from './services.js';
 import { Timestamps } from './ids.js';
 import { createApp } from './app.js';
@@ -158,6 +159,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     webhookTimeoutMs: 10_000,
     latencyMs: 0,
     retainDays: DEFAULT_RETAIN_DAYS,
+    requestLog: DEFAULT_REQUEST_LOG,
     ...options.config,
   };
   const services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, hooks: { paymentSettled: [], worldReplaced: [] }, dataDir, faults: new FaultSet(() => clock.now()) } as Omit<Services, 'scheduler'> as Services;

@@ -62,6 +62,8 @@ export interface EmulatorConfig {
   latencyMs: number;
   /** Days (clock time) events, deliveries and OTP messages are kept (retention.ts). */
   retainDays: number;
+  /** Most entries the request log keeps (request-log/); 0 records nothing. */
+  requestLog: number;
 }
 
 /** The caller of a merchant route: who, in which environment, with which key. */

@@ -24,6 +24,7 @@ import { CLOCK_STATE } from './scheduler/clock-record.js';
 import { PIN_ATTEMPTS } from './resources/users/pin-guard.js';
 import { OTP_INBOX, OTP_LOCKS } from './resources/sub-merchants/otp.js';
 import { FORM_SECRETS, FORM_SUBMISSIONS } from './pages/form-token.js';
+import { REQUEST_LOG } from './request-log/records.js';
 
 // The record types the emulator writes (interfaces next to each collection handle) and the
 // record schemas a restored world is checked against (contract/records/) are two writings of
@@ -82,6 +83,7 @@ const BOUND = [
   bind('otp_locks', OTP_LOCKS),
   bind('checkout_state', FORM_SECRETS),
   bind('checkout_submissions', FORM_SUBMISSIONS),
+  bind('request_log', REQUEST_LOG),
 ] as const;
 
 // Every schema is bound (a collection named in contract/records/ but not here does not compile).

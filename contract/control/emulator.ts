@@ -53,6 +53,7 @@ export const Pruned = z.object({
     events: z.int().min(0),
     deliveries: z.int().min(0),
     otp: z.int().min(0),
+    requests: z.int().min(0).meta({ description: 'Request log entries older than --retain-days' }),
   }),
 });
 

@@ -117,6 +117,9 @@ export const CONTROL_ROUTES = {
   clearFaults: { method: 'POST', path: '/faults/clear', tag: 'faults', summary: 'Remove every fault' },
   removeFault: { method: 'DELETE', path: '/faults/:id', tag: 'faults', errors: ['NOT_FOUND'], summary: 'Remove one fault' },
   faultLog: { method: 'GET', path: '/faults/log', tag: 'faults', summary: 'Faults that fired, oldest first (the last 500)' },
+  // The request log (emulator/request-log/): every /v1 request, redacted.
+  listRequests: { method: 'GET', path: '/requests', tag: 'emulator', summary: 'The request log: every /v1 request, newest first, bodies redacted (filter by method, path prefix, status, environment, key, since, trace_id)' },
+  request: { method: 'GET', path: '/requests/:id', tag: 'emulator', summary: 'One entry of the request log', errors: ['NOT_FOUND'] },
   faultPresets: { method: 'GET', path: '/faults/presets', tag: 'faults', summary: 'Named fault sets' },
   applyFaultPreset: { method: 'POST', path: '/faults/presets/:name/apply', tag: 'faults', status: 201, errors: ['NOT_FOUND'], summary: 'Add every fault of a preset' },
 

@@ -6,6 +6,7 @@ import { CardDetails, Mandate, WalletApproval } from '../resources/mandates.js';
 import { AddPayee, ApprovePayee, Payee, PayeeListQuery, SetPayeeCaps } from '../resources/payees.js';
 import { QueuePayoutOutcomes } from '../resources/payouts.js';
 import { PayrollApproval, PayrollLine, PayrollRun } from '../resources/payroll.js';
+import { RequestIdParams, RequestLogEntry, RequestLogPage, RequestLogQuery } from './requests.js';
 import { AdvanceClock, ClockState, Compacted, Health, KeyList, Metrics, Pruned } from './emulator.js';
 import { AppliedPreset, Fault, FaultIdParams, FaultList, FaultLog, FaultLogQuery, FaultPresetList, FaultRemoved, FaultsCleared, PresetParams } from './faults.js';
 import {
@@ -83,6 +84,8 @@ export const CONTROL_SCHEMAS = {
   clearFaults: { response: FaultsCleared },
   removeFault: { params: FaultIdParams, response: FaultRemoved },
   faultLog: { query: FaultLogQuery, response: FaultLog },
+  listRequests: { query: RequestLogQuery, response: RequestLogPage },
+  request: { params: RequestIdParams, response: RequestLogEntry },
   faultPresets: { response: FaultPresetList },
   applyFaultPreset: { params: PresetParams, response: AppliedPreset },
 

@@ -40,6 +40,7 @@ export const RECORD_SCHEMAS = {
   otp_locks: system.OtpLockRecord,
   checkout_state: system.FormSecretRecord,
   checkout_submissions: system.FormSubmissionRecord,
+  request_log: system.RequestLogRecord,
 } as const satisfies Record<string, z.ZodType>;
 
 export type CollectionName = keyof typeof RECORD_SCHEMAS;

@@ -73,3 +73,26 @@ export const OtpLockRecord = z.object({ id: Id, locked_until_ms: Count });
 export const FormSecretRecord = z.object({ id: Id, secret: Text });
 
 export const FormSubmissionRecord = z.object({ id: Id, subject: Text, result_path: Text, created_at: Stamp });
+
+/** One /v1 request as the request log keeps it (emulator/request-log/): bodies already redacted. */
+export const RequestLogRecord = z.object({
+  id: Id,
+  at: Stamp,
+  at_ms: Count,
+  method: Text,
+  path: Text,
+  status: SafeInt,
+  duration_ms: z.number().min(0),
+  key_name: Text.nullable(),
+  key_last4: Text.nullable(),
+  merchant_id: Text.nullable(),
+  environment: Env.nullable(),
+  idempotency_key: Text.nullable(),
+  idempotency: z.enum(['replayed', 'in_flight']).nullable(),
+  trace_id: Text,
+  error_code: Text.nullable(),
+  fault: Text.nullable(),
+  request_body: Text.nullable(),
+  response_body: Text.nullable(),
+  resources: z.array(Text),
+});

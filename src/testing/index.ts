@@ -1,4 +1,4 @@
-import { startEmulator as startServer, type ReadyInfo, type RunningEmulator, type ClockMode, DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord, type Logger, type StoredRecord, type WorldSnapshot, type Fault, type FaultLogEntry, type Collection } from '../../emulator/index.js';
+import { startEmulator as startServer, type ReadyInfo, type RunningEmulator, type ClockMode, DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord, type Logger, type StoredRecord, type WorldSnapshot, type Fault, type FaultLogEntry, type Collection, requestsOf, waitForRequest, type RequestLogEntry, type RequestLogFilter } from '../../emulator/index.js';
 import { parseDuration, parseRateLimit } from '../../contract/formats.js';
 import { ControlApi } from '../client/control.js';
 import type { FaultInput } from '../../contract/faults.js';
@@ -12,7 +12,7 @@ import type { FaultInput } from '../../contract/faults.js';
 //   await emu.reset();                             // back to the fixtures: same port, same keys
 //   await emu.close();
 
-export type { DeliveryRecord, EventRecord, WorldSnapshot, FaultInput, Fault, FaultLogEntry };
+export type { DeliveryRecord, EventRecord, WorldSnapshot, FaultInput, Fault, FaultLogEntry, RequestLogEntry, RequestLogFilter };
 export type EmulatorKey = ReadyInfo['keys'][number];
 
 export interface StartOptions {
@@ -38,6 +38,8 @@ export interface StartOptions {
   allowedHosts?: string[];
   /** Base of the URLs the emulator hands out (as --public-url); baseUrl and checkoutUrl follow it. */
   publicUrl?: string;
+  /** Most entries the request log keeps (as --request-log; default 10,000; 0 records nothing). */
+  requestLog?: number;
 }
 
 export interface WaitOptions {
@@ -78,6 +80,10 @@ export interface TestEmulator {
     apply(preset: string): Promise<Fault[]>;
     clear(): Promise<void>;
   };
+  /** The request log's entries (every /v1 request, redacted), oldest first, filtered as GET /_emulator/requests filters. */
+  requests(filter?: RequestLogFilter): RequestLogEntry[];
+  /** Resolves with the first request log entry (already there or still to come) the predicate accepts. */
+  waitForRequest(predicate: (e: RequestLogEntry) => boolean, options?: WaitOptions): Promise<RequestLogEntry>;
   /** Resolves with the first event (already emitted or still to come) the predicate accepts. */
   waitForEvent(predicate: (e: EventRecord) => boolean, options?: WaitOptions): Promise<EventRecord>;
   /** Resolves with the first delivery state the predicate accepts, e.g. `d => d.status === 'succeeded'`. */
@@ -124,6 +130,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<TestEmu
       ...(options.payoutDelay !== undefined && { payoutResolveMs: parseDuration(options.payoutDelay) }),
       ...(options.payoutOutcome !== undefined && { payoutOutcome: options.payoutOutcome }),
       ...(options.momoDelay !== undefined && { momoClearMs: parseDuration(options.momoDelay) }),
+      ...(options.requestLog !== undefined && { requestLog: options.requestLog }),
     },
   });
   return handle(running);
@@ -165,6 +172,8 @@ function handle(running: RunningEmulator): TestEmulator {
       apply: async (preset) => (await control.post<{ faults: Fault[] }>(`/faults/presets/${encodeURIComponent(preset)}/apply`)).data.faults,
       clear: async () => void (await control.post('/faults/clear')),
     },
+    requests: (filter) => requestsOf(services.store, filter),
+    waitForRequest: (predicate, opts) => waitForRequest(services.store, predicate, opts?.timeout ?? DEFAULT_WAIT_MS),
     waitForEvent: (predicate, opts) => waitFor<EventRecord>(services.store, EVENTS, predicate, opts),
     waitForDelivery: (predicate, opts) => waitFor<DeliveryRecord>(services.store, DELIVERIES, predicate, opts),
     idle: () => running.deliveriesIdle(),

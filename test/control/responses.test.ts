@@ -81,7 +81,7 @@ describe('real control answers match the control document', () => {
     await refused('POST', '/clock/advance', { ms: -1 }, 422, 'VALIDATION_ERROR');
     await refused('GET', '/clock?verbose=1', undefined, 422, 'VALIDATION_ERROR');
     assert.deepEqual(await ok('POST', '/store/compact'), { compacted: true });
-    assert.deepEqual(Object.keys((await ok('POST', '/store/prune')).pruned).sort(), ['deliveries', 'events', 'idempotency', 'otp']);
+    assert.deepEqual(Object.keys((await ok('POST', '/store/prune')).pruned).sort(), ['deliveries', 'events', 'idempotency', 'otp', 'requests']);
     await ok('GET', '/metrics');
     await ok('POST', '/metrics/reset');
     assert.equal((await ok('GET', '/fixtures.schema.json')).type, 'object');
@@ -107,6 +107,16 @@ describe('real control answers match the control document', () => {
     assert.deepEqual(await ok('DELETE', `/faults/${delay.id}`), { removed: delay.id });
     await refused('DELETE', `/faults/${delay.id}`, undefined, 404, 'NOT_FOUND');
     assert.deepEqual(await ok('POST', '/faults/clear'), { cleared: 2 });
+  });
+
+  test('the request log: list, one entry, a malformed filter, an unknown id', async () => {
+    assert.equal((await emu.request('GET', '/v1/api/payments', { headers: { 'x-trace-id': 'trc-control-log' } })).status, 200);
+    const { requests, next_before } = await ok('GET', '/requests?trace_id=trc-control-log&limit=5');
+    assert.equal(requests.length, 1);
+    assert.equal(next_before, requests[0].at);
+    assert.equal((await ok('GET', `/requests/${requests[0].id}`)).trace_id, 'trc-control-log');
+    await refused('GET', '/requests?status=abc', undefined, 422, 'VALIDATION_ERROR');
+    await refused('GET', '/requests/req_nope', undefined, 404, 'NOT_FOUND');
   });
 
   test('events and deliveries: trigger, list, a failed attempt, redelivery, the next delivery', async () => {

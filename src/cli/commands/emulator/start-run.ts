@@ -43,6 +43,7 @@ export function emulatorOptions(opts: StartOptions, env: Env): EmulatorOptions {
       momoClearMs: opts.momoDelay,
       webhookTimeoutMs: opts.webhookTimeout,
       retainDays: opts.retainDays,
+      requestLog: opts.requestLog,
     },
   };
 }

@@ -22,6 +22,7 @@ export interface StartOptions {
   momoDelay: number;
   webhookTimeout: number;
   retainDays: number;
+  requestLog: number;
   allowHost?: string[];
   publicUrl?: string;
   controlToken?: string;
@@ -48,6 +49,7 @@ function emulatorOptions(cmd: Command, defaults: { port: number; dataDir?: strin
     .option('--latency <ms>', 'delay every merchant request by this many ms of emulator time (with --clock manual: until the clock is advanced past it)', intFlag(0, 60_000), 0)
     .option('--quiet', 'do not log requests')
     .option('--fsync', 'fsync the journal on every write (survives power loss, slower)')
+    .option('--request-log <n>', 'keep the newest N requests to /v1 in the request log (GET /_emulator/requests); 0 turns it off', intFlag(0, 1_000_000), 10_000)
     .option('--retain-days <n>', 'keep events, webhook deliveries and OTP messages this many days (clock time); idempotency records live 24 h', intFlag(1, 3650), 7)
     .addOption(new Option('--payout-delay <duration>', 'how long the payout provider takes to answer').argParser(wrapParser(parseDuration)).default(2_000, '2s'))
     .option('--payout-outcome <outcome>', 'what the payout provider answers', choiceFlag(['completed', 'failed'] as const), 'completed')

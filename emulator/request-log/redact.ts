@@ -1,0 +1,62 @@
+import { KEY_PATTERN } from '../../contract/keys.js';
+
+// What a request log body may never hold, and how it is taken out. Bodies are JSON text; the
+// common case (nothing sensitive in it) is one regex test and the text is kept as it is. When the
+// test hits, the JSON is parsed and walked:
+//   - a field named like a secret, a PIN, an OTP, a CVV or a password: its value becomes "[redacted]"
+//     (webhook endpoint secrets are the `secret` field of a create answer);
+//   - a string of 12-19 digits (spaces or dashes allowed), or any value of a card-number field:
+//     every digit but the last 4 becomes "*";
+//   - an API key anywhere in a string: all but its last 4 characters are dropped.
+// Text that is not JSON is kept only when the same regex finds nothing in it.
+
+export const REDACTED = '[redacted]';
+const MAX_BODY = 64 * 1024;
+
+const SENSITIVE_TEXT = /secret|pin|otp|cvv|cvc|password|card|pan"|\d[\d -]{10,}\d|svc_(test|live)_/i;
+const SECRET_FIELD = /(^|_)(secret|pin|otp|cvv|cvc|password|code_hash|pin_hash)(_|$)|^(otp_code|verification_code)$/i;
+const CARD_FIELD = /(^|_)(card_number|number|pan)$/i;
+const DIGIT_RUN = /\d(?:[ -]?\d){11,18}/g;
+const KEY_IN_TEXT = /svc_(test|live)_[A-Za-z0-9]+/g;
+
+const maskDigits = (s: string) => {
+  const total = s.replace(/\D/g, '').length;
+  let seen = 0;
+  return s.replace(/\d/g, (d) => (++seen > total - 4 ? d : '*'));
+};
+const maskKey = (k: string) => (KEY_PATTERN.test(k) ? `${/^svc_(test|live)_/.exec(k)![0]}…${k.slice(-4)}` : k);
+const cleanString = (s: string) => s.replace(DIGIT_RUN, maskDigits).replace(KEY_IN_TEXT, maskKey);
+
+function walk(value: unknown, field: string | null): unknown {
+  if (field !== null && SECRET_FIELD.test(field) && value !== null && typeof value !== 'object') return REDACTED;
+  if (typeof value === 'string') return field !== null && CARD_FIELD.test(field) ? maskDigits(value) : cleanString(value);
+  if (typeof value === 'number' && field !== null && CARD_FIELD.test(field)) return maskDigits(String(value));
+  if (Array.isArray(value)) return value.map((v) => walk(v, null));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = walk(v, k);
+    return out;
+  }
+  return value;
+}
+
+/** The body as the log keeps it: redacted JSON text, cut at 64 KB; null for no body. */
+export function redactBody(text: string | undefined | null): string | null {
+  if (text === undefined || text === null || text === '') return null;
+  let out = text;
+  if (SENSITIVE_TEXT.test(text)) {
+    try {
+      out = JSON.stringify(walk(JSON.parse(text), null));
+    } catch {
+      out = cleanString(text);
+    }
+  }
+  return out.length > MAX_BODY ? `${out.slice(0, MAX_BODY)}…[cut at 64 KB]` : out;
+}
+
+/** A parsed request body (express's req.body) as redacted JSON text; null when none was sent. */
+export function redactValue(body: unknown): string | null {
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return null;
+  return redactBody(JSON.stringify(body));
+}
