@@ -1,0 +1,90 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cliSession, startCli, target } from './cli.js';
+import { idem, KEYS } from '../helpers/emulator.js';
+
+// `svc logs list|get|tail` over the emulator's request log: the Stripe CLI's filter names, the
+// --json forms, `get --curl` with the key as $SVC_API_KEY, and no full key in any output.
+
+const cli = cliSession();
+
+async function failedAndSucceeded(): Promise<{ failedTrace: string }> {
+  const bad = await cli.emu.request('POST', '/v1/api/payment-links', { key: KEYS.acmeTest, idempotencyKey: idem('bad'), body: { title: 'Bad', amount: 100, currency: 'XXQ' } });
+  assert.equal(bad.status, 422, bad.text);
+  const ok = await cli.emu.request('POST', '/v1/api/payment-links', { key: KEYS.acmeTest, idempotencyKey: idem('ok'), body: { title: 'Good', amount: 100, currency: 'USD' } });
+  assert.equal(ok.status, 201, ok.text);
+  return { failedTrace: String(bad.headers.get('x-trace-id')) };
+}
+
+test('logs list filters like the Stripe CLI and never prints the full key', async () => {
+  const { failedTrace } = await failedAndSucceeded();
+  const r = await cli.svc(['logs', 'list', '--filter-request-status', 'FAILED', '--filter-request-path', '/v1/api/payment-links', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const page = JSON.parse(r.stdout);
+  assert.ok(page.requests.length >= 1);
+  assert.ok(page.requests.every((e: { status: number }) => e.status >= 400), r.stdout);
+  const entry = page.requests.find((e: { trace_id: string }) => e.trace_id === failedTrace);
+  assert.ok(entry, `the 422 (trace ${failedTrace}) is listed`);
+  assert.equal(entry.error_code, 'VALIDATION_ERROR');
+  assert.equal(entry.key_name, 'acme-test');
+  assert.ok(!r.stdout.includes(KEYS.acmeTest) && !r.stderr.includes(KEYS.acmeTest), 'no full key in --json output');
+  const human = await cli.svc(['logs', 'list', '--filter-status-code', '422']);
+  assert.equal(human.code, 0, human.stderr);
+  assert.match(human.stdout, new RegExp(`POST\\s+/v1/api/payment-links\\s+422\\s.*${failedTrace}`));
+  assert.ok(!human.stdout.includes(KEYS.acmeTest));
+});
+
+test('logs get shows both bodies; --curl puts $SVC_API_KEY where the key was', async () => {
+  const { failedTrace } = await failedAndSucceeded();
+  const page = JSON.parse((await cli.svc(['logs', 'list', '--json', '--filter-status-code', '422'])).stdout);
+  const id = page.requests.find((e: { trace_id: string }) => e.trace_id === failedTrace).id as string;
+  const shown = await cli.svc(['logs', 'get', id]);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /request body:\n {2}\{\n {4}"title": "Bad"/);
+  assert.match(shown.stdout, /response body:[\s\S]*"code": "VALIDATION_ERROR"/);
+  const curl = await cli.svc(['logs', 'get', id, '--curl']);
+  assert.equal(curl.code, 0, curl.stderr);
+  assert.match(curl.stdout, /^curl -X POST "\$SVC_BASE_URL"'\/v1\/api\/payment-links'/);
+  assert.match(curl.stdout, /-H "Authorization: Bearer \$SVC_API_KEY"/);
+  assert.match(curl.stdout, /-H 'X-Idempotency-Key: bad-/);
+  assert.match(curl.stdout, /-d '\{"title":"Bad"/);
+  assert.ok(!curl.stdout.includes(KEYS.acmeTest), 'the key itself is never printed');
+});
+
+test('logs tail --filter-request-status FAILED --json prints a failed request while it runs', async () => {
+  const tail = startCli(['logs', 'tail', '--filter-request-status', 'FAILED', '--json', ...target(cli.emu.baseUrl, KEYS.acmeTest)]);
+  try {
+    await tail.waitFor(/Ready: printing requests/);
+    const ok = await cli.emu.request('GET', '/v1/api/payments', { key: KEYS.acmeTest });
+    assert.equal(ok.status, 200);
+    const missing = await cli.emu.request('GET', '/v1/api/payments/pay_nosuch', { key: KEYS.acmeTest });
+    assert.equal(missing.status, 404);
+    const [lineText] = await tail.waitFor(/^\{.*"status":404.*\}$/m);
+    const entry = JSON.parse(lineText);
+    assert.equal(entry.path, '/v1/api/payments/pay_nosuch');
+    assert.equal(entry.error_code, 'NOT_FOUND');
+    assert.doesNotMatch(tail.stdout(), /"status":200/, 'the 200 made before the 404 is filtered out');
+  } finally {
+    assert.equal(await tail.interrupt(), 0);
+  }
+});
+
+test('against a host that is not an svc emulator, logs says so and sends nothing else', async () => {
+  const paths: string[] = [];
+  const server = createServer((req, res) => {
+    paths.push(req.url ?? '');
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"success":false,"error":{"code":"NOT_FOUND","message":"no"}}');
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const r = await cli.run(['logs', 'list', ...target(base, KEYS.acmeLive)]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /is not an svc emulator/);
+    assert.deepEqual(paths, ['/_emulator/health']);
+  } finally {
+    server.close();
+  }
+});
