@@ -83,6 +83,20 @@ export const CLIENT_SCRIPT = `'use strict';
     }
   });
 
+  // "Copy as curl" and the like: the text of the element a button names, to the clipboard.
+  document.addEventListener('click', async (e) => {
+    const button = e.target instanceof Element ? e.target.closest('[data-copy]') : null;
+    if (!button) return;
+    const source = document.querySelector(button.getAttribute('data-copy'));
+    if (!source) return;
+    try {
+      await navigator.clipboard.writeText(source.textContent);
+      flash('ok', 'Copied.');
+    } catch (err) {
+      flash('error', 'Could not copy: ' + err.message);
+    }
+  });
+
   localTimes(document);
   const status = document.getElementById('live-status');
   if (document.getElementById('live') && 'EventSource' in window) {
@@ -91,6 +105,7 @@ export const CLIENT_SCRIPT = `'use strict';
     stream.onerror = () => { if (status) status.textContent = 'Reconnecting to the emulator…'; };
     stream.addEventListener('event', () => refresh());
     stream.addEventListener('attempt', () => refresh());
+    stream.addEventListener('request', () => refresh());
   } else if (status) {
     status.textContent = '';
   }

@@ -7,12 +7,13 @@ import { DASHBOARD_STYLESHEET } from './style.js';
 // The dashboard's frame: the hosted pages' stylesheet and sending (pages/layout.ts) with a
 // section nav, the live-stream status, and the one client script (client.ts), same origin only.
 
-export type Section = 'events' | 'endpoints' | 'records' | 'wallets' | 'approvals' | 'time' | 'faults';
+export type Section = 'events' | 'endpoints' | 'records' | 'logs' | 'wallets' | 'approvals' | 'time' | 'faults';
 
 const SECTIONS: Array<[Section, string, string]> = [
   ['events', 'Events', '/dashboard'],
   ['endpoints', 'Endpoints', '/dashboard/endpoints'],
   ['records', 'Records', '/dashboard/records'],
+  ['logs', 'Logs', '/dashboard/logs'],
   ['wallets', 'Wallets & cards', '/dashboard/wallets'],
   ['approvals', 'Approvals & inboxes', '/dashboard/approvals'],
   ['time', 'Time', '/dashboard/time'],

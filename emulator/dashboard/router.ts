@@ -14,6 +14,7 @@ import { mountWallets } from './wallets.js';
 import { mountApprovals } from './approvals.js';
 import { mountTime } from './time.js';
 import { mountFaults } from './faults.js';
+import { mountLogs } from './logs.js';
 
 // The local dashboard at {base_url}/dashboard: server-rendered pages over the same functions
 // the control routes call, and one script that sends every action to the control API. It sits
@@ -34,6 +35,7 @@ export function dashboardRouter(services: Services): Router {
   mountApprovals(router, services);
   mountTime(router, services);
   mountFaults(router, services);
+  mountLogs(router, services);
   router.use((_req: Request, res: Response) => {
     sendDashboard(res, 404, dashboardPage('Not found', 'events', html`<p>There is no dashboard page here. <a href="/dashboard">Back to events</a></p>`));
   });

@@ -12,6 +12,7 @@ import { authenticate } from '../gateway/mount.js';
 import { EVENTS, type EventRecord } from '../resources/events/outbox.js';
 import type { Environment } from '../resources/merchants/records.js';
 import { type DeliveryRecord, type StoredAttempt } from './records.js';
+import { REQUEST_LOG, type RequestLogRecord } from '../request-log/records.js';
 
 // GET /emulator/stream: the live feed of a merchant key's events and delivery attempts, as
 // Server-Sent Events (the protocol is in README.md, "Webhooks").
@@ -181,8 +182,16 @@ export class StreamHub {
 
   private onCommit(ops: readonly Op[]): void {
     const fresh: Message[] = [];
+    let logged = '';
     for (const op of ops) {
       if (!op.v) continue;
+      if (op.c === REQUEST_LOG.name) {
+        // The dashboard's Logs page re-renders on it. Dashboard feed only, with no id: line, so
+        // it never moves a merchant stream's Last-Event-ID cursor.
+        const r = op.v as RequestLogRecord;
+        logged += `event: request\ndata: ${JSON.stringify({ id: r.id, status: r.status })}\n\n`;
+        continue;
+      }
       if (op.c === EVENTS.name) {
         const e = op.v as EventRecord;
         if (e.created_at > this.lastCursor) fresh.push(eventMessage(e));
@@ -191,6 +200,7 @@ export class StreamHub {
         for (let i = d.attempts.length - 1; i >= 0 && (d.attempts[i].cursor ?? '') > this.lastCursor; i--) fresh.push(attemptMessage(d, d.attempts[i]));
       }
     }
+    if (logged) for (const client of this.clients) if (client.merchantId === null) this.write(client, logged);
     if (fresh.length === 0) return;
     fresh.sort((a, b) => (a.cursor < b.cursor ? -1 : 1));
     this.lastCursor = fresh[fresh.length - 1].cursor;

@@ -5,6 +5,7 @@ import type { CommonFlags } from '../../options.js';
 import type { CliIO } from '../../io.js';
 import { genericLines } from '../../output.js';
 import { SvcError } from '../../../client/error.js';
+import { curlOf } from '../../../../contract/request-curl.js';
 
 // The request log, read through the control API. `tail` polls for entries newer than the
 // last one it printed (the log is a store collection; polling needs no stream of its own and
@@ -73,19 +74,6 @@ const pretty = (text: string | null): string => {
   }
 };
 
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** The request as curl would send it again: base URL and key from the environment, never the key itself. */
-export function curlOf(e: Entry): string {
-  const parts = [`curl -X ${e.method} "$SVC_BASE_URL"${quote(e.path)}`, `-H "Authorization: Bearer $SVC_API_KEY"`];
-  if (e.idempotency_key !== null) {
-    // The one route whose header has no X- prefix (spec: payroll runs).
-    const header = e.method === 'POST' && /^\/v1\/api\/payroll\/runs(\?|$)/.test(e.path) ? 'Idempotency-Key' : 'X-Idempotency-Key';
-    parts.push(`-H ${quote(`${header}: ${e.idempotency_key}`)}`);
-  }
-  if (e.request_body !== null) parts.push(`-H 'Content-Type: application/json'`, `-d ${quote(e.request_body)}`);
-  return parts.join(' \\\n  ');
-}
 
 /** Entries at or after `since` not printed yet, oldest first: every page of them, not only the newest 100. */
 async function newerThan(ctx: ControlContext, flags: FilterFlags, since: string | undefined, seen: Set<string>): Promise<Entry[]> {
