@@ -7,6 +7,7 @@ import { envBadge, when } from './format.js';
 import { listRequests, toEntry } from '../request-log/control.js';
 import { flushRequestLog } from '../request-log/record.js';
 import { REQUEST_LOG } from '../request-log/records.js';
+import { DELIVERIES } from '../webhooks/records.js';
 import { curlOf } from '../../contract/request-curl.js';
 
 // The request log (request-log/): what each /v1 request sent and got back. The list takes the
@@ -68,8 +69,15 @@ const pretty = (text: string | null): string => {
   }
 };
 
-/** Where a touched id is shown: deliveries and events have pages of their own, records the records search. */
-const linkTo = (id: string) => (id.startsWith('dlv_') ? `/dashboard/deliveries/${id}` : id.startsWith('evt_') ? `/dashboard?event=${id}` : `/dashboard/records?q=${encodeURIComponent(id)}`);
+/** Where a touched id is shown: a delivery has its own page, a record the records search. */
+const linkTo = (id: string) => (id.startsWith('dlv_') ? `/dashboard/deliveries/${id}` : `/dashboard/records?q=${encodeURIComponent(id)}`);
+
+/** What a touched id caused: an event's deliveries (the engine makes them from the event, after the request's own transaction). */
+function touched(services: Services, id: string): Html {
+  if (!id.startsWith('evt_')) return html`<li><a href="${linkTo(id)}"><code>${id}</code></a></li>`;
+  const deliveries = services.store.byIndex(DELIVERIES, 'by_event', id);
+  return html`<li><code>${id}</code> (event)${deliveries.length === 0 ? html` <span class="muted">no delivery: no endpoint subscribed</span>` : html`: ${deliveries.map((d) => html` <a href="/dashboard/deliveries/${d.id}" data-delivery><code>${d.id}</code></a> ${d.status}`)}`}</li>`;
+}
 
 function entryPage(services: Services, id: string): Html {
   flushRequestLog(services.store);
@@ -92,7 +100,7 @@ function entryPage(services: Services, id: string): Html {
     html`<p><a href="/dashboard/logs">← Logs</a></p>
 <dl class="kv">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
 <h2>Touched</h2>
-${e.resources.length === 0 ? html`<p class="muted">Nothing was written.</p>` : html`<ul data-touched>${e.resources.map((r) => html`<li><a href="${linkTo(r)}"><code>${r}</code></a></li>`)}</ul>`}
+${e.resources.length === 0 ? html`<p class="muted">Nothing was written.</p>` : html`<ul data-touched>${e.resources.map((r) => touched(services, r))}</ul>`}
 <h2>Request body</h2>
 <pre data-request-body>${pretty(e.request_body)}</pre>
 <h2>Response body</h2>

@@ -71,6 +71,22 @@ test('logs tail --filter-request-status FAILED --json prints a failed request wh
   }
 });
 
+test('a malformed filter is exit 2 naming it, before anything is sent', async () => {
+  for (const [flags, name] of [
+    [['--filter-request-path', 'v1/api/payments'], '--filter-request-path'],
+    [['--filter-http-method', 'FETCH'], '--filter-http-method'],
+    [['--filter-request-status', 'BROKEN'], '--filter-request-status'],
+    [['--filter-status-code', '99'], '--filter-status-code'],
+  ] as const) {
+    const r = await cli.svc(['logs', 'list', ...flags]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(name));
+  }
+  const api = await cli.emu.request('GET', '/_emulator/requests?status=teapot', { key: null });
+  assert.equal(api.status, 422);
+  assert.match(api.json.error.message, /status/);
+});
+
 test('against a host that is not an svc emulator, logs says so and sends nothing else', async () => {
   const paths: string[] = [];
   const server = createServer((req, res) => {

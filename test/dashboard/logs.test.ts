@@ -64,6 +64,21 @@ test('Logs lists requests, filters them, shows an entry with both bodies and cop
   assert.ok(await page.locator('ul[data-touched] a', { hasText: hook.json.data.endpoint.id }).count(), 'links to the endpoint it created');
 });
 
+test("a simulate's entry links to the event it emitted and that event's deliveries", async () => {
+  const link = await emu.request('POST', '/v1/api/payment-links', { key: KEYS.acmeTest, idempotencyKey: idem('sim'), body: { title: 'Sim', amount: 300, currency: 'USD' } });
+  assert.equal(link.status, 201, link.text);
+  const paid = await emu.request('POST', `/v1/api/payment-links/${link.json.data.id}/simulate`, { key: KEYS.acmeTest, body: { outcome: 'completed' } });
+  assert.equal(paid.status, 201, paid.text);
+  const entries = (await emu.request('GET', '/_emulator/requests?path=/v1/api/payment-links/&method=POST&limit=1', { key: null })).json.data.requests;
+  assert.match(entries[0].path, /\/simulate$/);
+  const page = await newPage(await browser.newContext());
+  await page.goto(`${emu.baseUrl}/dashboard/logs/${entries[0].id}`);
+  const delivery = page.locator('ul[data-touched] a[data-delivery]').first();
+  await delivery.waitFor();
+  await delivery.click();
+  await page.waitForURL(/\/dashboard\/deliveries\/dlv_/);
+});
+
 test('a new request appears on the Logs page while it is open, without a reload', async () => {
   const page = await newPage(await browser.newContext());
   await page.goto(`${emu.baseUrl}/dashboard/logs`);

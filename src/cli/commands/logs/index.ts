@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { choiceFlag, intFlag } from '../../parse.js';
 import { apiOptions, examples, lazy } from '../../options.js';
 
@@ -8,11 +8,17 @@ import { apiOptions, examples, lazy } from '../../options.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
+/** A path prefix, as the control API takes it: refused here (exit 2) rather than as its 422. */
+function pathPrefix(value: string): string {
+  if (!value.startsWith('/')) throw new InvalidArgumentError(`must start with /, e.g. /v1/api/payments (got "${value}").`);
+  return value;
+}
+
 /** The filters list and tail share. */
 function filters(cmd: Command): Command {
   return cmd
     .option('--filter-http-method <method>', 'only this method', choiceFlag(METHODS))
-    .option('--filter-request-path <prefix>', 'only paths starting with this, e.g. /v1/api/payments')
+    .option('--filter-request-path <prefix>', 'only paths starting with this, e.g. /v1/api/payments', pathPrefix)
     .option('--filter-request-status <status>', 'SUCCEEDED (< 400) or FAILED (>= 400)', choiceFlag(['SUCCEEDED', 'FAILED'] as const))
     .option('--filter-status-code <code>', 'only this HTTP status', intFlag(100, 599))
     .option('--filter-environment <env>', 'test or live', choiceFlag(['test', 'live'] as const))
