@@ -4,6 +4,7 @@ import { notFound } from '../errors.js';
 import type { Services } from '../services.js';
 import type { RequestLogQuery } from '../../contract/control/requests.js';
 import { parseMicros } from '../ids.js';
+import { flushRequestLog } from './record.js';
 import { REQUEST_LOG, type RequestLogRecord } from './records.js';
 
 // GET /_emulator/requests and /_emulator/requests/{id}: the request log, newest first, paged
@@ -30,6 +31,7 @@ export function matchesFilter(r: RequestLogRecord, f: RequestFilter, sinceMicros
 }
 
 export function listRequests(services: Pick<Services, 'store'>, query: z.output<typeof RequestLogQuery>) {
+  flushRequestLog(services.store);
   const limit = query.limit ?? DEFAULT_LIMIT;
   const since = query.since === undefined ? undefined : parseMicros(query.since);
   const before = query.before === undefined ? undefined : parseMicros(query.before);
@@ -48,6 +50,7 @@ export const requestLogControlRoutes: ControlRoute[] = [
   defineControl('listRequests', { handler: (s, { query }) => listRequests(s, query) }),
   defineControl('request', {
     handler: (s, { params }) => {
+      flushRequestLog(s.store);
       const r = s.store.get(REQUEST_LOG, params.id);
       if (!r) throw notFound('request');
       return toEntry(r);

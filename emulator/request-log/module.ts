@@ -1,7 +1,7 @@
 import type { ResourceModule } from '../registry.js';
 import { REQUEST_LOG } from './records.js';
 import { requestLogControlRoutes } from './control.js';
-import { listenForWrites } from './record.js';
+import { flushRequestLog, listenForWrites } from './record.js';
 
 // The request log: every /v1 request as a record of the world (reset clears it, snapshots and
 // restarts keep it), bounded by --request-log and cut by --retain-days (retention.ts).
@@ -11,4 +11,6 @@ export const requestLogModule: ResourceModule = {
   routes: [],
   control: requestLogControlRoutes,
   subscribe: listenForWrites,
+  // The last turn's entries go in before the store closes.
+  stop: async (services) => flushRequestLog(services.store),
 };

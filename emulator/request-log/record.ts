@@ -1,18 +1,24 @@
 import type { Request, Response } from 'express';
 import type { Services } from '../services.js';
 import type { Op } from '../store/memory-store.js';
+import type { Store } from '../store/store.js';
 import type { KeyRecord } from '../resources/merchants/records.js';
 import { FAULT_HEADER } from '../faults/api.js';
 import { IDEMPOTENCY } from '../gateway/idempotency.js';
 import { REQUEST_LOG, type RequestLogRecord } from './records.js';
 import { redactBody, redactValue } from './redact.js';
 
-// Recording one /v1 request: app.ts arms `watchRequest` on each /v1 request; the entry is
-// written when the answer is sent (envelope.ts's sendJson calls res.locals.onAnswer), in the same
-// turn, so a client that has its answer can already read its entry. An answer that never went
-// through sendJson (a fault that cut the body or the connection) is recorded when the response
-// closes. One store transaction per request: the put, and the delete of the oldest entry once
-// the log holds --request-log entries.
+// Recording one /v1 request: app.ts arms `watchRequest` on each /v1 request; the entry is made
+// when the answer is sent (envelope.ts's sendJson calls res.locals.onAnswer). An answer that
+// never went through sendJson (a fault that cut the body or the connection) is recorded when the
+// response closes.
+//
+// Entries are written in batches: one store transaction per event-loop turn (setImmediate) for
+// the entries of that turn, with the deletes that keep the log at --request-log entries. The
+// batch goes in before the next request's handler runs (oneHandlerPerTurn queues handlers on
+// setImmediate too, after it), and readers flush it first (`flushRequestLog`: the control
+// routes, the testing API, the dashboard), so no reader misses an answered request. A reset or
+// restore drops the batch: the old world's log goes with it.
 
 /** Collections whose writes are bookkeeping, not resources the request touched. */
 const NOT_RESOURCES = new Set<string>([IDEMPOTENCY.name, REQUEST_LOG.name, 'emulator_clock']);
@@ -116,10 +122,52 @@ function codeOf(body: string): string | null {
   }
 }
 
+interface Batch {
+  services: Services;
+  limit: number;
+  records: RequestLogRecord[];
+  queued: boolean;
+}
+const batches = new WeakMap<Store, Batch>();
+
 function write(services: Services, limit: number, record: RequestLogRecord): void {
+  let batch = batches.get(services.store);
+  if (!batch) {
+    batch = { services, limit, records: [], queued: false };
+    batches.set(services.store, batch);
+    services.hooks.worldReplaced.push(() => void (batch!.records.length = 0));
+  }
+  batch.limit = limit;
+  batch.records.push(record);
+  if (!batch.queued) {
+    batch.queued = true;
+    setImmediate(flushBatch, batch);
+  }
+}
+
+function flushBatch(batch: Batch): void {
+  batch.queued = false;
+  if (batch.records.length === 0) return;
+  const records = batch.records;
+  batch.records = [];
+  try {
+    commit(batch.services, batch.limit, records);
+  } catch (err) {
+    // The log is a witness: a disk that refuses its write costs the entries, not the answers.
+    batch.services.log.warn(`request log: ${records.length} entr${records.length === 1 ? 'y' : 'ies'} not kept (${(err as Error).message})`);
+  }
+}
+
+/** Writes the entries still waiting for their turn's batch (readers call it before reading). */
+export function flushRequestLog(store: Store): void {
+  const batch = batches.get(store);
+  if (batch && batch.records.length > 0) flushBatch(batch);
+}
+
+function commit(services: Services, limit: number, records: RequestLogRecord[]): void {
   const { store } = services;
   store.transaction((tx) => {
-    tx.put(REQUEST_LOG, record);
+    for (const record of records) tx.put(REQUEST_LOG, record);
     // Insertion order is time order: the first records are the oldest.
     let over = store.count(REQUEST_LOG) - limit;
     if (over <= 0) return;

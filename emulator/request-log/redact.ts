@@ -2,21 +2,24 @@ import { KEY_PATTERN } from '../../contract/keys.js';
 
 // What a request log body may never hold, and how it is taken out. Bodies are JSON text; the
 // common case (nothing sensitive in it) is one regex test and the text is kept as it is. When the
-// test hits, the JSON is parsed and walked:
+// test hits (a field named like one below, a long digit run, a key), the JSON is parsed and walked:
 //   - a field named like a secret, a PIN, an OTP, a CVV or a password: its value becomes "[redacted]"
 //     (webhook endpoint secrets are the `secret` field of a create answer);
-//   - a string of 12-19 digits (spaces or dashes allowed), or any value of a card-number field:
-//     every digit but the last 4 becomes "*";
+//   - a run of 13-19 digits (spaces or dashes allowed) that passes the Luhn check, or any value of
+//     a card-number field: every digit but the last 4 becomes "*" (Luhn keeps most phone numbers
+//     and amounts readable);
 //   - an API key anywhere in a string: all but its last 4 characters are dropped.
 // Text that is not JSON is kept only when the same regex finds nothing in it.
 
 export const REDACTED = '[redacted]';
 const MAX_BODY = 64 * 1024;
 
-const SENSITIVE_TEXT = /secret|pin|otp|cvv|cvc|password|card|pan"|\d[\d -]{10,}\d|svc_(test|live)_/i;
+// A field name that redaction acts on, followed by its colon, a digit run, or a key: value words
+// ("card" in a list of payment methods) do not count, so most answers skip the parse.
+const SENSITIVE_TEXT = /"(?:[a-z0-9]+_)*(?:secret|pin|otp|cvv|cvc|password|number|pan|verification_code|code_hash)(?:_[a-z0-9]+)*"\s*:|\d[\d -]{11,}\d|svc_(?:test|live)_/i;
 const SECRET_FIELD = /(^|_)(secret|pin|otp|cvv|cvc|password|code_hash|pin_hash)(_|$)|^(otp_code|verification_code)$/i;
 const CARD_FIELD = /(^|_)(card_number|number|pan)$/i;
-const DIGIT_RUN = /\d(?:[ -]?\d){11,18}/g;
+const DIGIT_RUN = /\d(?:[ -]?\d){12,18}/g;
 const KEY_IN_TEXT = /svc_(test|live)_[A-Za-z0-9]+/g;
 
 const maskDigits = (s: string) => {
@@ -25,7 +28,17 @@ const maskDigits = (s: string) => {
   return s.replace(/\d/g, (d) => (++seen > total - 4 ? d : '*'));
 };
 const maskKey = (k: string) => (KEY_PATTERN.test(k) ? `${/^svc_(test|live)_/.exec(k)![0]}…${k.slice(-4)}` : k);
-const cleanString = (s: string) => s.replace(DIGIT_RUN, maskDigits).replace(KEY_IN_TEXT, maskKey);
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1 && (d *= 2) > 9) d -= 9;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+const maskCardRun = (run: string) => (luhn(run.replace(/\D/g, '')) ? maskDigits(run) : run);
+const cleanString = (s: string) => s.replace(DIGIT_RUN, maskCardRun).replace(KEY_IN_TEXT, maskKey);
 
 function walk(value: unknown, field: string | null): unknown {
   if (field !== null && SECRET_FIELD.test(field) && value !== null && typeof value !== 'object') return REDACTED;

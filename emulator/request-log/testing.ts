@@ -1,6 +1,7 @@
 import { parseMicros } from '../ids.js';
 import type { Store } from '../store/store.js';
 import { matchesFilter, toEntry, type RequestFilter } from './control.js';
+import { flushRequestLog } from './record.js';
 import { REQUEST_LOG, type RequestLogRecord } from './records.js';
 
 // The testing API's view (src/testing/: emu.requests, emu.waitForRequest) of the request log (emulator/request-log/): what the test's code sent
@@ -15,6 +16,7 @@ const toFilter = (f: RequestLogFilter): RequestFilter => ({ ...f, status: f.stat
 
 /** Entries matching the filter, oldest first. */
 export function requestsOf(store: Store, filter: RequestLogFilter = {}): RequestLogEntry[] {
+  flushRequestLog(store);
   const f = toFilter(filter);
   const since = f.since === undefined ? undefined : parseMicros(f.since);
   if (since !== undefined && Number.isNaN(since)) throw new Error(`requests: since ${JSON.stringify(f.since)} is not an ISO 8601 time`);
@@ -28,6 +30,7 @@ export function requestsOf(store: Store, filter: RequestLogFilter = {}): Request
  * commit feed, not on time; the timeout only turns a hang into an error.
  */
 export function waitForRequest(store: Store, predicate: (e: RequestLogEntry) => boolean, timeout: number): Promise<RequestLogEntry> {
+  flushRequestLog(store);
   for (const r of store.all(REQUEST_LOG)) {
     const e = toEntry(r);
     if (predicate(e)) return Promise.resolve(e);

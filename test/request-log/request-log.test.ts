@@ -10,6 +10,7 @@ import { idem, KEYS, startTestEmulator, tempDir, type TestEmulator } from '../he
 const LINK = { title: 'Request log probe', amount: 500 };
 const CARD = '4242424242424242';
 const PIN = '975318';
+const SPACED = '4242 4242 4242 4242';
 
 let emu: TestEmulator;
 const dataDir = tempDir();
@@ -97,7 +98,7 @@ test('no byte of the log holds the API key, an endpoint secret, a card number or
   assert.ok(typeof secret === 'string' && secret.length >= 16, endpoint.text);
   // A client that sends what it must not: a card number and a PIN in a body (refused, and logged).
   const leaky = await emu.request('POST', '/v1/api/payment-links', {
-    body: { ...LINK, card_number: CARD, note: `card ${CARD.replace(/(\d{4})/g, '$1 ').trim()}`, pin: PIN, owner: { pin: PIN } },
+    body: { ...LINK, card_number: CARD, note: `card ${SPACED}`, pin: PIN, owner: { pin: PIN }, phone: '+231770000100', reference: '1234567890123' },
     idempotencyKey: idem('leak'),
   });
   assert.equal(leaky.status, 422);
@@ -110,11 +111,14 @@ test('no byte of the log holds the API key, an endpoint secret, a card number or
     ['live key', KEYS.acmeLive],
     ['endpoint secret', secret],
     ['card number', CARD],
+    ['spaced card number', SPACED],
     ['PIN', PIN],
   ]) {
     assert.ok(!text.includes(needle), `the ${what} is in the log`);
   }
   assert.ok(text.includes('************4242'), 'the card keeps its last 4');
+  assert.ok(text.includes('**** **** **** 4242'), 'a card number in text keeps its spacing and last 4');
+  assert.ok(text.includes('+231770000100') && text.includes('1234567890123'), 'a phone number and a digit run that is no card number (Luhn) stay readable');
 });
 
 test('filters, newest first, paging with before / next_before, and 422 for a malformed filter', async () => {
