@@ -11,6 +11,7 @@ import { cli } from './scenarios/cli.js';
 import { longrun } from './scenarios/longrun.js';
 import { testing } from './scenarios/testing.js';
 import { remote } from './scenarios/remote.js';
+import { requestLog } from './scenarios/request-log.js';
 
 // `npm run bench`: builds, then measures everything in one run on this machine and prints
 // ONE table on stdout (progress goes to stderr). Not a test: nothing here asserts; targets
@@ -49,7 +50,7 @@ import { remote } from './scenarios/remote.js';
 
 // BENCH_ONLY=<name>[,<name>] runs only those scenarios (their targets alone are judged).
 const ONLY = process.env.BENCH_ONLY?.split(',').map((n) => n.trim()).filter(Boolean);
-const SCENARIOS: Scenario[] = [api, remote, webhooks, cli, testing, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
+const SCENARIOS: Scenario[] = [api, remote, requestLog, webhooks, cli, testing, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -1,0 +1,87 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Agent, request } from 'node:http';
+import { Load, fetchJson, measureInterleaved } from '../lib/load.js';
+import { loadRow, rateAtLeast } from '../lib/rows.js';
+import { startChild } from '../lib/child.js';
+import type { BenchContext, Row, Scenario, Subject } from '../lib/types.js';
+import { startEmulatorWith } from '../subjects/emulator.js';
+import { BENCH_KEY } from '../lib/seed.js';
+
+// The request log's cost (issue 29): the same emulator build at 1k payments with the log on
+// (the default, 10,000 entries) and off (--request-log 0), GET and POST measured interleaved in
+// the same rounds; target: on ≥ 95% of off. Then the memory of a full log: RSS of an emulator
+// before and after 10,000 requests whose bodies are ~1 KB each (reported, not a target).
+
+const ENTRIES = 10_000;
+
+async function run(ctx: BenchContext): Promise<Row[]> {
+  const subjects: Subject[] = [];
+  const rows: Row[] = [];
+  try {
+    // "off" first: the first emulator started measured a few % slower in A/A runs (api.ts).
+    subjects.push(await startEmulatorWith(ctx, 1_000, 'log-off', ctx.root, ['--request-log', '0']));
+    subjects.push(await startEmulatorWith(ctx, 1_000, 'log-on'));
+    const entries = subjects.flatMap((s) => s.loads);
+    const loads = entries.map((e) => new Load(e.spec));
+    try {
+      ctx.log(`request log: measuring ${loads.length} loads interleaved`);
+      const results = await measureInterleaved(loads, { warmupMs: ctx.warmupMs, measureMs: ctx.measureMs, log: ctx.log });
+      entries.forEach((e, i) => rows.push(loadRow(e.id, e.label, results[i], e.describe?.(results[i]))));
+    } finally {
+      await Promise.all(loads.map((l) => l.close()));
+    }
+  } finally {
+    await Promise.all(subjects.map((s) => s.finish().catch(() => [])));
+  }
+  rows.push(await fullLogMemory(ctx));
+  return rows;
+}
+
+/** RSS before and after filling the log with ENTRIES requests of ~1 KB bodies each. */
+async function fullLogMemory(ctx: BenchContext): Promise<Row> {
+  const dataDir = join(ctx.tmpDir, 'emulator-log-rss');
+  mkdirSync(dataDir, { recursive: true });
+  const emulator = await startChild<{ base_url: string }>(process.execPath, ['bin/svc.js', 'emulator', 'start', '--port', '0', '--json', '--quiet', '--rate-limit', 'off', '--data-dir', dataDir, '--request-log', String(ENTRIES)], ctx.root);
+  try {
+    const base = emulator.info.base_url;
+    const rss = async () => ((await fetchJson(`${base}/_emulator/metrics`)) as { data: { rss_bytes: number } }).data.rss_bytes;
+    const before = await rss();
+    // ~1 KB of metadata per request: the request body the log keeps (redacted, as JSON text).
+    const body = JSON.stringify({ title: 'Log fill', amount: 100, currency: 'USD', metadata: { note: 'x'.repeat(900) } });
+    const agent = new Agent({ keepAlive: true, maxSockets: 10 });
+    let next = 0;
+    const one = (i: number) =>
+      new Promise<void>((ok, fail) => {
+        const req = request(`${base}/v1/api/payment-links`, { method: 'POST', agent, headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json', 'x-idempotency-key': `log-rss-${i}` } }, (res) => {
+          res.resume();
+          res.on('end', () => (res.statusCode === 201 ? ok() : fail(new Error(`POST ${i}: HTTP ${res.statusCode}`))));
+        });
+        req.on('error', fail);
+        req.end(body);
+      });
+    ctx.log(`request log: ${ENTRIES} requests of ~1 KB bodies`);
+    await Promise.all(Array.from({ length: 10 }, async () => {
+      while (next < ENTRIES) await one(next++);
+    }));
+    agent.destroy();
+    const logged = ((await fetchJson(`${base}/_emulator/requests?limit=1`)) as { data: { requests: unknown[] } }).data.requests.length;
+    const after = await rss();
+    return {
+      id: 'requestlog.rss',
+      label: `RSS with ${ENTRIES.toLocaleString('en')} log entries of ~1 KB bodies`,
+      note: `${(before / 1e6).toFixed(0)} MB before, ${(after / 1e6).toFixed(0)} MB after (+${((after - before) / 1e6).toFixed(0)} MB, ~${((after - before) / ENTRIES / 1024).toFixed(1)} KB an entry, links included)${logged ? '' : '; the log was empty!'}; not a target`,
+    };
+  } finally {
+    await emulator.stop();
+  }
+}
+
+export const requestLog: Scenario = {
+  name: 'requestlog',
+  run,
+  targets: [
+    rateAtLeast('emulator.get.log-on', 'emulator.get.log-off', 0.95, 'the log off'),
+    rateAtLeast('emulator.post.log-on', 'emulator.post.log-off', 0.95, 'the log off'),
+  ],
+};
