@@ -61,3 +61,12 @@ export function waitForRequest(store: Store, predicate: (e: RequestLogEntry) => 
     });
   });
 }
+
+/**
+ * Writes the entries still waiting for their turn's batch (before a snapshot). Declared here,
+ * not re-exported from record.ts: the package's declarations must not reach record.ts, whose
+ * express types a consumer without @types/express cannot resolve.
+ */
+export function writePendingRequests(store: Store): void {
+  flushRequestLog(store);
+}

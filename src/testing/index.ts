@@ -1,4 +1,4 @@
-import { startEmulator as startServer, type ReadyInfo, type RunningEmulator, type ClockMode, DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord, type Logger, type StoredRecord, type WorldSnapshot, type Fault, type FaultLogEntry, type Collection, requestsOf, waitForRequest, flushRequestLog, type RequestLogEntry, type RequestLogFilter } from '../../emulator/index.js';
+import { startEmulator as startServer, type ReadyInfo, type RunningEmulator, type ClockMode, DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord, type Logger, type StoredRecord, type WorldSnapshot, type Fault, type FaultLogEntry, type Collection, requestsOf, waitForRequest, writePendingRequests, type RequestLogEntry, type RequestLogFilter } from '../../emulator/index.js';
 import { parseDuration, parseRateLimit } from '../../contract/formats.js';
 import { ControlApi } from '../client/control.js';
 import type { FaultInput } from '../../contract/faults.js';
@@ -179,7 +179,7 @@ function handle(running: RunningEmulator): TestEmulator {
     idle: () => running.deliveriesIdle(),
     reset: () => running.reset(),
     // The request log's entries of the current turn go in first (request-log/record.ts).
-    snapshot: () => (flushRequestLog(services.store), running.snapshot()),
+    snapshot: () => (writePendingRequests(services.store), running.snapshot()),
     // A plain Error for the test's own assertions (the emulator's ApiError carries HTTP fields).
     restore: (snapshot) => running.restore(snapshot).catch((err: Error) => Promise.reject(new Error(err.message))),
     close: () => (closed ??= running.close()),
