@@ -13,5 +13,6 @@ export type { Fault, FaultLogEntry } from './faults/set.js';
 export { EVENTS, type EventRecord } from './resources/events/outbox.js';
 export { DELIVERIES, type DeliveryRecord } from './webhooks/records.js';
 export type { Collection } from './store/collection.js';
+export { waitForRecord } from './store/wait.js';
 export { requestsOf, waitForRequest, writePendingRequests, type RequestLogEntry, type RequestLogFilter } from './request-log/testing.js';
 

@@ -1,5 +1,6 @@
 import { parseMicros } from '../ids.js';
 import type { Store } from '../store/store.js';
+import { waitForRecord } from '../store/wait.js';
 import { matchesFilter, toEntry, type RequestFilter } from './control.js';
 import { flushRequestLog } from './record.js';
 import { REQUEST_LOG, type RequestLogRecord } from './records.js';
@@ -31,35 +32,7 @@ export function requestsOf(store: Store, filter: RequestLogFilter = {}): Request
  */
 export function waitForRequest(store: Store, predicate: (e: RequestLogEntry) => boolean, timeout: number): Promise<RequestLogEntry> {
   flushRequestLog(store);
-  for (const r of store.all(REQUEST_LOG)) {
-    const e = toEntry(r);
-    if (predicate(e)) return Promise.resolve(e);
-  }
-  return new Promise<RequestLogEntry>((ok, fail) => {
-    const timer = setTimeout(() => {
-      unsubscribe();
-      fail(new Error(`no request matched within ${timeout} ms`));
-    }, timeout);
-    const unsubscribe = store.onCommit((ops) => {
-      for (const op of ops) {
-        if (op.c !== REQUEST_LOG.name || !op.v) continue;
-        const e = toEntry(op.v as RequestLogRecord);
-        let matched = false;
-        try {
-          matched = predicate(e);
-        } catch (err) {
-          clearTimeout(timer);
-          unsubscribe();
-          return fail(err);
-        }
-        if (matched) {
-          clearTimeout(timer);
-          unsubscribe();
-          return ok(e);
-        }
-      }
-    });
-  });
+  return waitForRecord(store, REQUEST_LOG, toEntry, predicate, timeout, 'request');
 }
 
 /**

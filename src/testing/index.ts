@@ -1,4 +1,4 @@
-import { startEmulator as startServer, type ReadyInfo, type RunningEmulator, type ClockMode, DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord, type Logger, type StoredRecord, type WorldSnapshot, type Fault, type FaultLogEntry, type Collection, requestsOf, waitForRequest, writePendingRequests, type RequestLogEntry, type RequestLogFilter } from '../../emulator/index.js';
+import { startEmulator as startServer, type ReadyInfo, type RunningEmulator, type ClockMode, DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord, type Logger, type StoredRecord, type WorldSnapshot, type Fault, type FaultLogEntry, type Collection, requestsOf, waitForRequest, writePendingRequests, waitForRecord, type RequestLogEntry, type RequestLogFilter } from '../../emulator/index.js';
 import { parseDuration, parseRateLimit } from '../../contract/formats.js';
 import { ControlApi } from '../client/control.js';
 import type { FaultInput } from '../../contract/faults.js';
@@ -192,30 +192,5 @@ function handle(running: RunningEmulator): TestEmulator {
  * an error message.
  */
 function waitFor<T extends StoredRecord>(store: RunningEmulator['services']['store'], collection: Collection<T>, predicate: (r: T) => boolean, opts: WaitOptions = {}): Promise<T> {
-  for (const r of store.all(collection)) if (predicate(r)) return Promise.resolve(r);
-  const timeout = opts.timeout ?? DEFAULT_WAIT_MS;
-  return new Promise<T>((ok, fail) => {
-    const timer = setTimeout(() => {
-      unsubscribe();
-      fail(new Error(`no ${collection.name === EVENTS.name ? 'event' : 'delivery'} matched within ${timeout} ms`));
-    }, timeout);
-    const unsubscribe = store.onCommit((ops) => {
-      for (const op of ops) {
-        if (op.c !== collection.name || !op.v) continue;
-        let matched = false;
-        try {
-          matched = predicate(op.v as T);
-        } catch (err) {
-          clearTimeout(timer);
-          unsubscribe();
-          return fail(err);
-        }
-        if (matched) {
-          clearTimeout(timer);
-          unsubscribe();
-          return ok(op.v as T);
-        }
-      }
-    });
-  });
+  return waitForRecord(store, collection, (r) => r, predicate, opts.timeout ?? DEFAULT_WAIT_MS, collection.name === EVENTS.name ? 'event' : 'delivery');
 }
