@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createNetnsPair, netnsUnavailable, type NetHost, type NetnsPair } from '../../bench/lib/netns.js';
-import { closed, onLines, svcBin, type ReadyLine } from './svc-process.js';
+import { closed, onLines, startSvc, svcBin, type ReadyLine } from './svc-process.js';
 
 // The network tests' two hosts (bench/lib/netns.ts makes the namespaces) and the processes
 // that run on them: the built emulator on `svc`, and on `app` the peer (net-peer.ts: the
@@ -30,27 +30,11 @@ async function stopChild(child: ChildProcess, done: Promise<unknown>): Promise<v
 }
 
 /** `svc emulator start --json …args` on `host`; resolves with its ready line. */
-export function startEmulatorOn(pair: NetnsPair, host: NetHost, args: string[]): Promise<NetEmulator> {
+export async function startEmulatorOn(pair: NetnsPair, host: NetHost, args: string[]): Promise<NetEmulator> {
   // `ip netns exec` execs the command in place (no fork), so the child is node itself and
   // receives the signals sent to it.
-  const [command, argv] = pair.argv(host, process.execPath, [svcBin, 'emulator', 'start', '--json', ...args]);
-  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr!.on('data', (c) => (err += c));
-  const done = closed(child);
-  return new Promise((ok, fail) => {
-    let first = true;
-    onLines(child, (line) => {
-      if (!first) return;
-      first = false;
-      try {
-        ok({ ready: JSON.parse(line) as EmulatorReady, stderr: () => err, stop: () => stopChild(child, done) });
-      } catch {
-        fail(new Error(`ready line is not JSON: ${line}`));
-      }
-    });
-    child.once('exit', (code) => first && fail(new Error(`svc exited with ${code} before its ready line: ${err}`)));
-  });
+  const svc = await startSvc(args, undefined, { wrap: (command, argv) => pair.argv(host, command, argv) });
+  return { ready: svc.ready, stderr: svc.stderr, stop: () => stopChild(svc.child, svc.done) };
 }
 
 export interface PeerResponse {

@@ -49,15 +49,17 @@ export interface Launch {
   cpus?: string;
   /** The folder it runs in (where the default data dir ./.svc goes); this process's when absent. */
   cwd?: string;
+  /** Wraps the final command line, e.g. to run it on another network host (netns.ts: `ip netns exec`). */
+  wrap?(command: string, args: string[]): [string, string[]];
 }
 
 /**
  * `svc emulator start --json …`, launched as `launch` says: resolves with the parsed ready line.
  * The caller ends it in a finally (or through svcProcesses(), which remembers it from the spawn on).
  */
-export function startSvc(args: string[], env?: Record<string, string>, { nodeArgs = [], cpus, cwd }: Launch = {}, onSpawn?: (child: ChildProcess) => void): Promise<SvcProcess> {
+export function startSvc(args: string[], env?: Record<string, string>, { nodeArgs = [], cpus, cwd, wrap = (c, a) => [c, a] }: Launch = {}, onSpawn?: (child: ChildProcess) => void): Promise<SvcProcess> {
   const argv = [...nodeArgs, svcBin, 'emulator', 'start', '--json', ...args];
-  const [command, commandArgs] = cpus === undefined ? [process.execPath, argv] : ['taskset', ['-c', cpus, process.execPath, ...argv]];
+  const [command, commandArgs] = cpus === undefined ? wrap(process.execPath, argv) : wrap('taskset', ['-c', cpus, process.execPath, ...argv]);
   const child = spawn(command, commandArgs, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
   onSpawn?.(child);
   let out = '';
