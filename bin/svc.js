@@ -5,17 +5,18 @@
 // that CI scripts call in loops pays that on every start.
 // `--version` is answered before anything else loads: CI scripts call it to probe the tool.
 'use strict';
-const { version } = require('../package.json');
+// package.json is read only by a command line that prints the version (--version, --help).
+const version = () => require('../package.json').version;
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`${version}\n`);
+  process.stdout.write(`${version()}\n`);
 } else {
   let cli;
   try {
-    cli = require('../dist/cli/main.cjs');
+    cli = require('./chunks.js').load('fast.cjs');
   } catch (err) {
-    if (err && err.code === 'MODULE_NOT_FOUND' && String(err.message).includes('dist/cli/main.cjs')) {
+    if (err && err.code === 'ENOENT' && String(err.path).includes('dist')) {
       process.stderr.write('svc is not built yet: run `npm run build` in its folder.\n');
       process.exit(2);
     }

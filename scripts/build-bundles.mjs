@@ -1,7 +1,10 @@
 // The bundles that start fast. Runs after tsc (`npm run build`, `prepack`) and bundles tsc's own
 // ESM output with esbuild, so the bundles run the same JavaScript the tests import from dist/.
 //
-//   dist/cli/main.cjs, dist/cli/*.cjs   the svc command (bin/svc.js requires main.cjs): CommonJS,
+//   dist/cli/fast.cjs                   bin/svc.js's entry: the few read commands scripts call in
+//                                       loops (src/cli/fast-path.ts), in one file without commander;
+//                                       any other command line goes on to main.cjs
+//   dist/cli/main.cjs, dist/cli/*.cjs   the svc command (commander): CommonJS,
 //                                       one file per group of modules that load together, each
 //                                       command's code and the emulator in chunks required only
 //                                       when that command runs
@@ -101,29 +104,13 @@ async function buildCli() {
     write: false,
   });
   mkdirSync(out, { recursive: true });
-  for (const file of esm.outputFiles) {
-    const usesMeta = file.text.includes('import.meta.url');
-    const cjs = await transform(file.text, {
-      loader: 'js',
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      minifyWhitespace: true,
-      minifySyntax: true,
-      // emulator/server.ts finds the package root from its own file: dist/cli/ is under it too.
-      define: usesMeta ? { 'import.meta.url': '__svc_import_meta_url' } : undefined,
-      banner: usesMeta ? "const __svc_import_meta_url=require('node:url').pathToFileURL(__filename).href;" : undefined,
-    });
-    const code = cjs.code.replace(/\bimport\((["'])(\.\/[\w.-]+\.cjs|node:[\w/]+)\1\)/g, (_all, q, spec) => `Promise.resolve().then(()=>require(${q}${spec}${q}))`);
-    const left = [...code.matchAll(/\bimport\((["'])([^"']+)\1\)/g)].map((m) => m[2]).filter((spec) => !CLI_ESM_ONLY.includes(spec) && !external.includes(spec));
-    if (left.length > 0 || /\bimport\((?!["'])/.test(code)) throw new Error(`dist/cli/${basename(file.path)}: an import() the CLI cannot turn into require(): ${left.join(', ') || 'not a string'}`);
-    writeFileSync(file.path, code);
-  }
+  for (const file of esm.outputFiles) writeFileSync(file.path, await toCommonJs(file.text, basename(file.path), external));
+  await buildFast(out, external);
   noSplitCommonJs('dist/cli', esm.metafile);
   writeLicenses(out, esm.metafile);
   // Every package the chunks require() must be a dependency with a CommonJS build.
   const requireFromRoot = createRequire(join(root, 'package.json'));
-  const required = new Set(Object.values(esm.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external && i.kind !== 'dynamic-import' && !i.path.startsWith('node:')).map((i) => i.path)));
+  const required = new Set(Object.values(esm.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external && !CLI_ESM_ONLY.includes(i.path) && !i.path.startsWith('node:')).map((i) => i.path)));
   for (const name of required) {
     const file = requireFromRoot.resolve(name);
     if (!isCommonJs(file)) throw new Error(`dist/cli requires ${name}, whose require() target ${relative(root, file)} is an ES module: add it to CLI_BUNDLED`);
@@ -131,6 +118,65 @@ async function buildCli() {
   report('dist/cli', esm.metafile);
 }
 
+
+/** One esbuild ES module output as CommonJS whose import() of a chunk or a built-in is a require(). */
+async function toCommonJs(text, name, external) {
+  const usesMeta = text.includes('import.meta.url');
+  const cjs = await transform(text, {
+    loader: 'js',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // emulator/server.ts finds the package root from its own file: dist/cli/ is under it too.
+    define: usesMeta ? { 'import.meta.url': '__svc_import_meta_url' } : undefined,
+    banner: usesMeta ? "const __svc_import_meta_url=require('node:url').pathToFileURL(__filename).href;" : undefined,
+  });
+  // A CommonJS package (undici) is required too: only an ES module stays an import() (bin/chunks.js).
+  const code = cjs.code.replace(/\bimport\((["'])(\.\/[\w.-]+\.cjs|node:[\w/]+|[\w@][\w@/.-]*)\1\)/g, (all, q, spec) =>
+    CLI_ESM_ONLY.includes(spec) ? all : `Promise.resolve().then(()=>require(${q}${spec}${q}))`,
+  );
+  const left = [...code.matchAll(/\bimport\((["'])([^"']+)\1\)/g)].map((m) => m[2]).filter((spec) => !CLI_ESM_ONLY.includes(spec) && !external.includes(spec));
+  if (left.length > 0 || /\bimport\((?!["'])/.test(code)) throw new Error(`dist/cli/${name}: an import() the CLI cannot turn into require(): ${left.join(', ') || 'not a string'}`);
+  return code;
+}
+
+/**
+ * dist/cli/fast.cjs, bin/svc.js's entry: src/cli/fast-main.ts and the fast path's parser
+ * (fast-path.ts), and dist/cli/fast-run-….cjs, everything its commands run (fast-run.ts), built
+ * apart from the program: its import of main.js is the split build's main.cjs. Two files and no
+ * more, because each further chunk costs a read and a compile at every start, and `svc --help`
+ * loads only the first.
+ */
+async function buildFast(out, external) {
+  const programIsMainCjs = {
+    name: 'program-is-main-cjs',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/main\.js$/ }, (args) => (args.importer.endsWith(join('src', 'cli', 'fast-main.js')) ? { path: './main.cjs', external: true } : undefined));
+    },
+  };
+  const fast = await build({
+    ...common,
+    entryPoints: { fast: join(dist, 'src/cli/fast-main.js') },
+    outdir: out,
+    outExtension: { '.js': '.cjs' },
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'fast-[name]-[hash]',
+    external,
+    plugins: [programIsMainCjs],
+    write: false,
+  });
+  const inputs = Object.keys(fast.metafile.inputs);
+  const strays = inputs.filter((i) => /node_modules[\\/](commander|zod|express)[\\/]|dist[\\/]emulator[\\/]/.test(i));
+  if (strays.length > 0) throw new Error(`dist/cli/fast.cjs must not carry commander, zod, express or the emulator: ${strays.slice(0, 3).join(', ')}`);
+  // chalk is a chunk of its own, loaded only when colour is wanted (output.ts loadColour).
+  const code = Object.entries(fast.metafile.outputs).filter(([, o]) => !Object.keys(o.inputs).every((i) => i.includes('node_modules/chalk/')));
+  if (code.length !== 2) throw new Error(`the fast path is ${code.length} files, not 2: fast-run.ts must import statically what it runs, and nothing it shares with fast-main.ts but io.js's processIO`);
+  for (const file of fast.outputFiles) writeFileSync(file.path, await toCommonJs(file.text, basename(file.path), external));
+  report('dist/cli/fast', fast.metafile);
+}
 
 /** See the header: what the testing bundle leaves out of its dependencies, and why it may. */
 const testingTrims = {
@@ -212,7 +258,7 @@ function writeLicenses(out, metafile) {
 function report(name, metafile) {
   const outputs = Object.entries(metafile.outputs);
   const bytes = outputs.reduce((sum, [, o]) => sum + o.bytes, 0);
-  if (process.env.SVC_BUILD_VERBOSE) for (const [file, o] of outputs) console.log(`  ${relative(root, file)} ${o.bytes}`);
+  if (process.env.SVC_BUILD_VERBOSE) for (const [file, o] of outputs) console.log(`  ${relative(root, file)} ${o.bytes}: ${Object.keys(o.inputs).map((i) => relative(root, i)).join(' ')}`);
   console.log(`${name}: ${outputs.length} files, ${(bytes / 1024).toFixed(0)} KB`);
 }
 

@@ -1,8 +1,7 @@
 import { SvcApi } from '../client/api.js';
-import { ControlApi } from '../client/control.js';
 import type { ApiResult } from '../client/http.js';
 import type { RetryInfo } from '../client/http.js';
-import { describeSource, resolveBaseUrl, resolveTarget, type Target } from './config/resolve.js';
+import { describeSource, resolveTarget, type Target } from './config/resolve.js';
 import type { CliIO, Env } from './io.js';
 import type { CommonFlags } from './options.js';
 import { Output } from './output.js';
@@ -21,7 +20,7 @@ export interface ApiContext {
 }
 
 /** The client options every command shares: each retry said on stderr, and the IO's sleep between attempts. */
-const clientOptions = (flags: CommonFlags, io: CliIO) => ({
+export const clientOptions = (flags: CommonFlags, io: CliIO) => ({
   timeoutMs: flags.timeout,
   traceId: flags.traceId,
   onRetry: (info: RetryInfo) => io.stderr.write(`retrying in ${(info.waitMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1} of 5): ${info.reason}\n`),
@@ -53,24 +52,8 @@ export function checkoutUrl(target: Target, env: Env): string | undefined {
   return undefined;
 }
 
-export interface ControlContext {
-  baseUrl: string;
-  /** --control-token, SVC_CONTROL_TOKEN or the discovered emulator's (status --wait probes without ControlApi). */
-  controlToken?: string;
-  control: ControlApi;
-  out: Output;
-  traced<T>(result: ApiResult<T>): ApiResult<T>;
-}
-
-export function controlContext(flags: CommonFlags, io: CliIO): ControlContext {
-  const { baseUrl, controlToken } = resolveBaseUrl(flags, { env: io.env, cwd: io.cwd });
-  const control = new ControlApi({ baseUrl, controlToken, ...clientOptions(flags, io) });
-  const out = new Output(io, Boolean(flags.json), 'emulator');
-  return { baseUrl, controlToken, control, out, traced: (r) => traceLine(out, r, flags.verbose) };
-}
-
 /** The trace id of a call that worked is noise unless asked for (--verbose); an error always shows its own. */
-function traceLine<T>(out: Output, result: ApiResult<T>, verbose = false): ApiResult<T> {
+export function traceLine<T>(out: Output, result: ApiResult<T>, verbose = false): ApiResult<T> {
   // The spec's retry guidance at work: an earlier attempt's answer was lost, and the retry with
   // the same idempotency key got the original one back. Always said: nothing was done twice.
   if (result.replayed && result.attempts > 1) {

@@ -1,9 +1,9 @@
 import { Command, CommanderError, type OutputConfiguration } from 'commander';
-import { EXIT, SilentExit, UsageError } from './errors.js';
+import { EXIT } from './errors.js';
+import { exitCodeFor, quietOnClosedPipe } from './exit.js';
 import { COMMANDS, type CommandEntry } from './commands.js';
 import { attachIO, processIO, type CliIO } from './io.js';
 import { hasColour, loadColour } from './output.js';
-import { NOT_AN_EMULATOR, SvcError } from '../client/error.js';
 
 // The svc program. The top level lists every command from a static table (commands.ts); a
 // command's flags are registered only when that command is on the command line, and its work
@@ -72,54 +72,18 @@ function commandsOnLine(args: string[]): string[] {
 }
 
 /** Runs one command line; resolves with its exit code (bin/svc.js hands it to the process). */
-export async function main(argv: string[], version: string, io: CliIO = processIO()): Promise<number> {
+/** `version` may be a function: bin/svc.js reads package.json only for a command line that prints it. */
+export async function main(argv: string[], version: string | (() => string), io: CliIO = processIO()): Promise<number> {
   // Only the real process's pipes can close under it (tests' collecting streams never do).
   if (io.stdout === process.stdout || io.stderr === process.stderr) quietOnClosedPipe();
   try {
     await loadColour(io);
-    const program = await buildProgram(version, commandsOnLine(argv.slice(2)), io);
+    const program = await buildProgram(typeof version === 'function' ? version() : version, commandsOnLine(argv.slice(2)), io);
     await program.parseAsync(argv);
     return EXIT.ok;
   } catch (err) {
+    // --help and --version exit through here with code 0; commander already printed the rest.
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     return exitCodeFor(err, argv.slice(2).includes('--json'), io);
   }
-}
-
-/**
- * `svc … | head`: when the reader goes away, the next write fails with EPIPE. That is not an
- * error of the command: stop quietly (the exit code is the shell's business), never with a
- * stack trace.
- */
-function quietOnClosedPipe(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(process.exitCode ?? 0);
-      throw err;
-    });
-  }
-}
-
-function exitCodeFor(err: unknown, json: boolean, io: CliIO): number {
-  if (err instanceof CommanderError) {
-    // --help and --version exit through here with code 0; commander already printed the rest.
-    return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  }
-  if (err instanceof SilentExit) return err.exitCode;
-  // The wrong target for an emulator-only command is a usage error: nothing was sent.
-  const usage = err instanceof UsageError || (err instanceof SvcError && err.code === NOT_AN_EMULATOR);
-  const code = err instanceof SvcError ? err.code : usage ? 'USAGE_ERROR' : 'ERROR';
-  const message = (err as Error)?.message ?? String(err);
-  const traceId = err instanceof SvcError ? err.trace_id : null;
-  if (json) {
-    // Scripts read one JSON object from stderr; stdout stays empty.
-    io.stderr.write(`${JSON.stringify({ error: { code, message, trace_id: traceId } })}\n`);
-  } else if (usage) {
-    io.stderr.write(`error: ${message}\n`);
-  } else if (err instanceof SvcError) {
-    const status = err.status ? ` (HTTP ${err.status})` : '';
-    io.stderr.write(`error: ${err.code}${status}: ${message}\n${traceId ? `  trace id: ${traceId}\n` : ''}`);
-  } else {
-    io.stderr.write(`error: ${message}\n`);
-  }
-  return usage ? EXIT.usage : EXIT.api;
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { parseDuration } from '../../../../contract/formats.js';
 import { UsageError } from '../../errors.js';
-import { controlContext } from '../../context.js';
+import { controlContext } from '../../control-context.js';
 import type { CommonFlags } from '../../options.js';
 import { genericLines, money } from '../../output.js';
 import { maskSecret } from '../../mask.js';

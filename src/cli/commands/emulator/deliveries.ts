@@ -1,5 +1,5 @@
 import type { DeliveryRow } from '../../../client/control.js';
-import { controlContext } from '../../context.js';
+import { controlContext } from '../../control-context.js';
 import type { CommonFlags } from '../../options.js';
 import { genericLines } from '../../output.js';
 import type { CliIO, OutStream } from '../../io.js';

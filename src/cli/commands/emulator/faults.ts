@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { FaultFile, FaultSpec, type FaultInput } from '../../../../contract/faults.js';
 import { UsageError } from '../../errors.js';
-import { controlContext } from '../../context.js';
+import { controlContext } from '../../control-context.js';
 import type { CommonFlags } from '../../options.js';
 import type { CliIO } from '../../io.js';
 

@@ -1,6 +1,6 @@
 import { checkFlags } from '../../flag-check.js';
 import { WalletCurrency } from '../../../../contract/common.js';
-import { controlContext } from '../../context.js';
+import { controlContext } from '../../control-context.js';
 import { askSecret } from '../../prompt.js';
 import { UsageError } from '../../errors.js';
 import type { CommonFlags } from '../../options.js';

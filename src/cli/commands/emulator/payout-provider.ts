@@ -1,4 +1,4 @@
-import { controlContext } from '../../context.js';
+import { controlContext } from '../../control-context.js';
 import type { CommonFlags } from '../../options.js';
 import { UsageError } from '../../errors.js';
 import type { CliIO } from '../../io.js';

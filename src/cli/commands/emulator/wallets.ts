@@ -1,6 +1,6 @@
 import { checkFlags } from '../../flag-check.js';
 import { WalletCurrency } from '../../../../contract/common.js';
-import { controlContext } from '../../context.js';
+import { controlContext } from '../../control-context.js';
 import { money } from '../../output.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
 import type { CliIO } from '../../io.js';

@@ -1,7 +1,7 @@
 import { SvcError } from '../../../client/error.js';
 import { SnapshotName } from '../../../../contract/snapshot-name.js';
 import { UsageError } from '../../errors.js';
-import { controlContext } from '../../context.js';
+import { controlContext } from '../../control-context.js';
 import type { CommonFlags } from '../../options.js';
 import type { CliIO } from '../../io.js';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { RequestLogEntry, RequestLogPage } from '../../../../contract/control/requests.js';
-import { controlContext, type ControlContext } from '../../context.js';
+import { controlContext, type ControlContext } from '../../control-context.js';
 import type { CommonFlags } from '../../options.js';
 import type { CliIO } from '../../io.js';
 import { genericLines } from '../../output.js';

@@ -1,4 +1,5 @@
-import { apiContext, controlContext } from '../../context.js';
+import { apiContext } from '../../context.js';
+import { controlContext } from '../../control-context.js';
 import { EXIT, SilentExit, UsageError } from '../../errors.js';
 import type { CommonFlags } from '../../options.js';
 import { genericLines, Output } from '../../output.js';
