@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { networkMessage, SvcError } from './error.js';
 import { send, TransportTimeout } from './transport.js';
 import { GUARD_HEADER } from '../../contract/network.js';
@@ -55,8 +54,14 @@ export interface ApiResult<T> {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-export const newIdempotencyKey = (): string => randomUUID();
-export const newTraceId = (): string => `trc_cli_${randomBytes(10).toString('hex')}`;
+// node:crypto is loaded only for a write's idempotency key. A one-shot read pays ~1.5 ms to load
+// it (issue 28's cold start; `node -e`, the baseline, has it already), and a trace id needs
+// no secrecy: it only has to be unlikely to repeat, which 80 bits of Math.random (V8 seeds it
+// from the OS's randomness at start) are.
+export const newIdempotencyKey = (): string => process.getBuiltinModule('node:crypto').randomUUID();
+export const newTraceId = (): string => `trc_cli_${randomHex(10)}${randomHex(10)}`;
+
+const randomHex = (digits: number): string => Math.floor(Math.random() * 16 ** digits).toString(16).padStart(digits, '0');
 
 const GUARD_HEADER_LC = GUARD_HEADER.toLowerCase();
 

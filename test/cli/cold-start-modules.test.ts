@@ -85,6 +85,8 @@ test('svc links get --json loads the links command and the client, not the emula
     // The fast path (src/cli/fast-path.ts): its two files, not commander's program (main.cjs).
     assert.deepEqual(chunksOf(run.files), ['fast.cjs', 'fast-fast-run-….cjs']);
     assert.ok(run.builtins.some((b) => /^(node:)?http$/.test(b)), 'the request went through node:http');
+    // node:crypto costs a read ~1.5 ms; only a write's idempotency key needs it (client/http.ts).
+    assert.deepEqual(run.builtins.filter((b) => /^(node:)?crypto$/.test(b)), [], 'node:crypto loaded');
     // A command line the fast path declines goes on to the program: its help comes from commander.
     const help = await coldRun(['links', 'get', '--help']);
     assert.equal(help.code, 0);
