@@ -21,6 +21,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'fleet-cards', description: 'Redeem a fleet card at a point of sale', load: () => import('./commands/fleet-cards/index.js') },
   { name: 'webhooks', description: 'Webhooks: endpoints, listen, tail, verify, replay, deliveries', load: () => import('./commands/webhooks/index.js') },
   { name: 'trigger', description: 'Fire a test event (creates what it needs)', load: () => import('./commands/trigger/index.js') },
+  { name: 'parity', description: 'Record the scenario suite against a host; check a host (the emulator) against a recording', load: () => import('./commands/parity/index.js') },
   { name: 'logs', description: "The emulator's request log: list, get (--curl), tail", load: () => import('./commands/logs/index.js') },
   { name: 'emulator', description: 'Run and control the local emulator', load: () => import('./commands/emulator/index.js') },
   { name: 'config', description: 'Profiles in the config file: set, get, list, use', load: () => import('./commands/config/index.js') },

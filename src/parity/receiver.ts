@@ -1,0 +1,100 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// The local end of --webhook-url: a plain HTTP server on loopback that keeps every POST it
+// gets (headers and raw bytes: the signature is checked over exactly what arrived) and answers
+// 200 at once, so the host never retries because of us. A tunnel or the emulator itself
+// delivers here; waiting is on arrivals (an event per delivery), never on a timer guess.
+
+export interface Received {
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Arrival order, from 0. */
+  seq: number;
+}
+
+const MAX_BODY = 1024 * 1024;
+
+export class WebhookReceiver {
+  private readonly received: Received[] = [];
+  private readonly waiters = new Set<() => void>();
+  private constructor(private readonly server: Server) {}
+
+  static async listen(port: number, host = '127.0.0.1'): Promise<WebhookReceiver> {
+    const server = createServer();
+    const receiver = new WebhookReceiver(server);
+    server.on('request', (req, res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= MAX_BODY) chunks.push(c);
+      });
+      req.on('end', () => {
+        if (req.method !== 'POST') {
+          res.writeHead(405, { allow: 'POST' }).end();
+          return;
+        }
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+        receiver.received.push({ headers, body: Buffer.concat(chunks), seq: receiver.received.length });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+        for (const wake of [...receiver.waiters]) wake();
+      });
+    });
+    await new Promise<void>((ok, fail) => {
+      server.once('error', fail);
+      server.listen(port, host, () => ok());
+    });
+    return receiver;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** How many deliveries arrived so far (a scenario waits only for those after this mark). */
+  mark(): number {
+    return this.received.length;
+  }
+
+  /**
+   * The first delivery of each event type (Svc-Event) that arrived after `since`, once all have
+   * arrived or `timeoutMs` passed (then with the ones that did).
+   */
+  async waitFor(events: string[], since: number, timeoutMs: number): Promise<Map<string, Received>> {
+    const found = () => {
+      const map = new Map<string, Received>();
+      for (const r of this.received.slice(since)) {
+        const type = r.headers['svc-event'];
+        if (type && events.includes(type) && !map.has(type)) map.set(type, r);
+      }
+      return map;
+    };
+    let map = found();
+    if (map.size === events.length) return map;
+    await new Promise<void>((ok) => {
+      const timer = setTimeout(done, timeoutMs);
+      const check = () => {
+        map = found();
+        if (map.size === events.length) done();
+      };
+      function done() {
+        clearTimeout(timer);
+        // eslint-disable-next-line @typescript-eslint/no-use-before-define
+        waiters.delete(check);
+        ok();
+      }
+      const waiters = this.waiters;
+      waiters.add(check);
+    });
+    return found();
+  }
+
+  close(): Promise<void> {
+    return new Promise((ok) => {
+      this.server.close(() => ok());
+      this.server.closeAllConnections();
+    });
+  }
+}
