@@ -12,6 +12,7 @@ import { longrun } from './scenarios/longrun.js';
 import { testing } from './scenarios/testing.js';
 import { remote } from './scenarios/remote.js';
 import { requestLog } from './scenarios/request-log.js';
+import { parity } from './scenarios/parity.js';
 
 // `npm run bench`: builds, then measures everything in one run on this machine and prints
 // ONE table on stdout (progress goes to stderr). Not a test: nothing here asserts; targets
@@ -26,6 +27,7 @@ import { requestLog } from './scenarios/request-log.js';
 //                             api.ts: the emulator at 1k/100k payments beside the references
 //                             longrun.ts: 100k create+simulate pairs, kill -9, compaction, retention
 //                             remote.ts: GET/POST from another host (network namespaces, root) vs loopback
+//                             parity.ts: the whole parity suite (svc parity check) against the emulator
 //   bench/subjects/<name>.ts  servers under test, started and ready (`Subject`): the loads to
 //                             drive against them and the rows they report (start-up, stalls)
 //   bench/servers/*.ts        the reference servers (bare express 5; express 5 + zod)
@@ -50,7 +52,7 @@ import { requestLog } from './scenarios/request-log.js';
 
 // BENCH_ONLY=<name>[,<name>] runs only those scenarios (their targets alone are judged).
 const ONLY = process.env.BENCH_ONLY?.split(',').map((n) => n.trim()).filter(Boolean);
-const SCENARIOS: Scenario[] = [api, remote, requestLog, webhooks, cli, testing, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
+const SCENARIOS: Scenario[] = [api, remote, requestLog, webhooks, cli, testing, parity, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

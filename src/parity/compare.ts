@@ -52,6 +52,7 @@ export function shown(v: Json): string {
   const t = typeOf(v);
   if (t === 'object') return `object {${Object.keys(v as object).slice(0, 6).join(', ')}${Object.keys(v as object).length > 6 ? ', …' : ''}}`;
   if (t === 'array') return `array (${(v as unknown[]).length})`;
+  if (t === 'null') return 'null';
   const text = JSON.stringify(v);
   return `${t} ${text.length > 80 ? `${text.slice(0, 77)}…"` : text}`;
 }

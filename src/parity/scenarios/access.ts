@@ -20,7 +20,18 @@ export const scopes: Scenario = {
   description: 'A key without the scope is refused with 403 FORBIDDEN; what it may do still works',
   needs: ['restricted-key'],
   steps: [
-    { name: 'read-allowed', method: 'GET', path: '/v1/api/payments', auth: 'restricted', query: { limit: '1' }, lists: ['$.data.payments'] },
+    // A payment first: the restricted key's list then has a row (and a next_before) on any host.
+    { name: 'create-link', method: 'POST', path: '/v1/api/payment-links', headers: { 'X-Idempotency-Key': 'parity-${run}-scopes-link' }, body: { title: 'Parity scopes ${run}', amount: 150, currency: 'USD' } },
+    { name: 'pay-link', method: 'POST', path: '/v1/api/payment-links/${create-link:id}/simulate', body: { outcome: 'completed', method: 'card' } },
+    {
+      name: 'read-allowed',
+      method: 'GET',
+      path: '/v1/api/payments',
+      auth: 'restricted',
+      query: { limit: '1' },
+      lists: ['$.data.payments'],
+      rules: [{ name: 'newest-is-ours', kind: 'equal', a: '${this:payments[0].id}', b: '${pay-link:id}' }],
+    },
     { name: 'create-link-forbidden', method: 'POST', path: '/v1/api/payment-links', auth: 'restricted', headers: { 'X-Idempotency-Key': 'parity-${run}-scopes' }, body: { title: 'Parity ${run}', amount: 100, currency: 'USD' } },
     { name: 'read-payouts-forbidden', method: 'GET', path: '/v1/api/payouts', auth: 'restricted' },
     { name: 'webhook-endpoint-forbidden', method: 'POST', path: '/v1/api/webhook-endpoints', auth: 'restricted', body: { url: 'https://parity.invalid/never', events: ['payment.completed'] } },
@@ -39,6 +50,9 @@ export const crossMerchant: Scenario = {
     { name: 'other-get-link-by-code', method: 'GET', path: '/v1/api/payment-links/by-code/${create-link:link_code}', auth: 'other' },
     { name: 'other-simulate', method: 'POST', path: '/v1/api/payment-links/${create-link:id}/simulate', auth: 'other', body: { outcome: 'completed' } },
     { name: 'other-get-payment', method: 'GET', path: '/v1/api/payments/${pay-link:id}', auth: 'other' },
+    // The other merchant's own payment: its list has a row on any host, and ours is not in it.
+    { name: 'other-create-link', method: 'POST', path: '/v1/api/payment-links', auth: 'other', headers: { 'X-Idempotency-Key': 'parity-${run}-xm-other-link' }, body: { title: 'Parity other ${run}', amount: 50, currency: 'USD' } },
+    { name: 'other-pay-link', method: 'POST', path: '/v1/api/payment-links/${other-create-link:id}/simulate', auth: 'other', body: { outcome: 'completed', method: 'card' } },
     {
       name: 'other-list-payments',
       method: 'GET',
@@ -46,7 +60,10 @@ export const crossMerchant: Scenario = {
       auth: 'other',
       query: { limit: '100' },
       lists: ['$.data.payments'],
-      rules: [{ name: 'excludes-our-payment', kind: 'excludes', path: 'payments[*].id', value: '${pay-link:id}' }],
+      rules: [
+        { name: 'excludes-our-payment', kind: 'excludes', path: 'payments[*].id', value: '${pay-link:id}' },
+        { name: 'has-its-own', kind: 'contains', path: 'payments[*].id', value: '${other-pay-link:id}' },
+      ],
     },
     { name: 'other-get-mandate', method: 'GET', path: '/v1/api/mandates/${create-mandate:mandate.id}', auth: 'other' },
     { name: 'other-revoke-mandate', method: 'DELETE', path: '/v1/api/mandates/${create-mandate:mandate.id}', auth: 'other' },

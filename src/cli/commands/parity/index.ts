@@ -10,7 +10,7 @@ import { intFlag, wrapParser } from '../../parse.js';
 /** --var name=value, repeatable. */
 function varFlag(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const m = /^([a-z][a-z0-9_]*)=(.*)$/s.exec(value);
-  if (!m) throw new InvalidArgumentError(`expected name=value (e.g. payee_id=payee_123), got "${value}".`);
+  if (!m) throw new InvalidArgumentError(`expected name=value (e.g. payee_id=payee_7Hq2Lm9X), got "${value}".`);
   return { ...previous, [m[1]]: m[2] };
 }
 
@@ -24,7 +24,7 @@ function suiteOptions(cmd: Command): Command {
     .option('--profile <name>', 'config profile to use')
     .option('--other-api-key <key>', "a test key of a second merchant (404 across merchants); without it those steps are skipped")
     .option('--restricted-api-key <key>', 'a test key of this merchant with payments:read and without payments:create (403); without it those steps are skipped')
-    .option('--var <name=value>', 'a host input, e.g. payee_id=payee_123 (repeatable; docs/parity.md lists them)', varFlag)
+    .option('--var <name=value>', 'a host input, e.g. payee_id=payee_7Hq2Lm9X (repeatable; docs/parity.md lists them)', varFlag)
     .option('--emulator-fixtures', "the host is an svc emulator with the bundled fixtures: use their keys and ids for what is not given (implied when the emulator is found in ./.svc)")
     .option('--webhook-url <url>', 'a public URL that reaches --webhook-listen: an endpoint is registered there and the deliveries recorded')
     .option('--webhook-listen <port>', 'local port of the receiver behind --webhook-url (default: the port of a loopback --webhook-url)', intFlag(1, 65535))
