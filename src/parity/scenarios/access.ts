@@ -1,4 +1,5 @@
 import type { Scenario } from '../types.js';
+import { charge, paidLink } from './steps.js';
 
 // Authentication and scopes: 401 for a missing, malformed or unknown key; 403 for a key without
 // the scope; 404 (no distinction) for another merchant's object and for one that does not exist.
@@ -21,8 +22,7 @@ export const scopes: Scenario = {
   needs: ['restricted-key'],
   steps: [
     // A payment first: the restricted key's list then has a row (and a next_before) on any host.
-    { name: 'create-link', method: 'POST', path: '/v1/api/payment-links', headers: { 'X-Idempotency-Key': 'parity-${run}-scopes-link' }, body: { title: 'Parity scopes ${run}', amount: 150, currency: 'USD' } },
-    { name: 'pay-link', method: 'POST', path: '/v1/api/payment-links/${create-link:id}/simulate', body: { outcome: 'completed', method: 'card' } },
+    ...paidLink({ link: 'create-link', pay: 'pay-link', key: 'scopes-link', amount: 150, title: 'Parity scopes' }),
     {
       name: 'read-allowed',
       method: 'GET',
@@ -43,16 +43,14 @@ export const crossMerchant: Scenario = {
   description: "Another merchant's objects answer 404 NOT_FOUND, exactly like objects that do not exist",
   needs: ['other-key'],
   steps: [
-    { name: 'create-link', method: 'POST', path: '/v1/api/payment-links', headers: { 'X-Idempotency-Key': 'parity-${run}-xm-link' }, body: { title: 'Parity ${run}', amount: 250, currency: 'USD' } },
-    { name: 'pay-link', method: 'POST', path: '/v1/api/payment-links/${create-link:id}/simulate', body: { outcome: 'completed', method: 'card' } },
+    ...paidLink({ link: 'create-link', pay: 'pay-link', key: 'xm-link', amount: 250, title: 'Parity' }),
     { name: 'create-mandate', method: 'POST', path: '/v1/api/mandates', headers: { 'X-Idempotency-Key': 'parity-${run}-xm-mandate' }, body: { rail: 'card', customer_ref: 'parity-${run}', currency: 'USD', max_amount_cents: 1000 } },
     { name: 'other-get-link', method: 'GET', path: '/v1/api/payment-links/${create-link:id}', auth: 'other' },
     { name: 'other-get-link-by-code', method: 'GET', path: '/v1/api/payment-links/by-code/${create-link:link_code}', auth: 'other' },
     { name: 'other-simulate', method: 'POST', path: '/v1/api/payment-links/${create-link:id}/simulate', auth: 'other', body: { outcome: 'completed' } },
     { name: 'other-get-payment', method: 'GET', path: '/v1/api/payments/${pay-link:id}', auth: 'other' },
     // The other merchant's own payment: its list has a row on any host, and ours is not in it.
-    { name: 'other-create-link', method: 'POST', path: '/v1/api/payment-links', auth: 'other', headers: { 'X-Idempotency-Key': 'parity-${run}-xm-other-link' }, body: { title: 'Parity other ${run}', amount: 50, currency: 'USD' } },
-    { name: 'other-pay-link', method: 'POST', path: '/v1/api/payment-links/${other-create-link:id}/simulate', auth: 'other', body: { outcome: 'completed', method: 'card' } },
+    ...paidLink({ link: 'other-create-link', pay: 'other-pay-link', key: 'xm-other-link', amount: 50, title: 'Parity other', auth: 'other' }),
     {
       name: 'other-list-payments',
       method: 'GET',
@@ -67,14 +65,7 @@ export const crossMerchant: Scenario = {
     },
     { name: 'other-get-mandate', method: 'GET', path: '/v1/api/mandates/${create-mandate:mandate.id}', auth: 'other' },
     { name: 'other-revoke-mandate', method: 'DELETE', path: '/v1/api/mandates/${create-mandate:mandate.id}', auth: 'other' },
-    {
-      name: 'other-charge-mandate',
-      method: 'POST',
-      path: '/v1/api/charges',
-      auth: 'other',
-      headers: { 'X-Idempotency-Key': 'parity-${run}-xm-charge' },
-      body: { mandate_id: '${create-mandate:mandate.id}', amount_cents: 100, currency: 'USD', idempotency_key: 'parity-${run}-xm-cycle' },
-    },
+    charge('other-charge-mandate', 'xm-charge', { mandate_id: '${create-mandate:mandate.id}', amount_cents: 100 }, 'other'),
     { name: 'absent-link', method: 'GET', path: '/v1/api/payment-links/pl_parity0does0not0exist0' },
     { name: 'absent-payment', method: 'GET', path: '/v1/api/payments/pay_parity0does0not0exist0' },
     { name: 'mandate-still-active', method: 'GET', path: '/v1/api/mandates/${create-mandate:mandate.id}' },

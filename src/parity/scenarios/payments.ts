@@ -1,12 +1,10 @@
 import type { Scenario } from '../types.js';
+import { paidLink as paid } from './steps.js';
 
 // Reading payments: one by id, the list (newest first, filtered by status), the summary, and
 // the `before` / `next_before` cursor across two pages of payments this run made.
 
-const paidLink = (scenario: string, n: number) => [
-  { name: `link-${n}`, method: 'POST' as const, path: '/v1/api/payment-links', headers: { 'X-Idempotency-Key': `parity-\${run}-${scenario}-${n}` }, body: { title: `Parity page ${n} \${run}`, amount: 100 * n, currency: 'USD' } },
-  { name: `pay-${n}`, method: 'POST' as const, path: `/v1/api/payment-links/\${link-${n}:id}/simulate`, body: { outcome: 'completed', method: 'card' } },
-];
+const paidLink = (scenario: string, n: number) => paid({ link: `link-${n}`, pay: `pay-${n}`, key: `${scenario}-${n}`, amount: 100 * n, title: `Parity page ${n}` });
 
 export const payments: Scenario = {
   name: 'payments',
