@@ -134,8 +134,9 @@ async function exchange(options: RunOptions, method: string, path: string, heade
     const flat: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     if (res.statusCode === 429 && attempt < MAX_429_RETRIES) {
-      const seconds = Number(flat['retry-after']);
-      await (options.sleep ?? ((ms) => new Promise((ok) => setTimeout(ok, ms))))(Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 30) * 1000 : 1000);
+      const header = flat['retry-after']?.trim();
+      const seconds = header !== undefined && /^\d+$/.test(header) ? Number(header) : 1;
+      await (options.sleep ?? ((ms) => new Promise((ok) => setTimeout(ok, ms))))(Math.min(seconds, 30) * 1000);
       continue;
     }
     let json: unknown;

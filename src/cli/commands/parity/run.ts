@@ -112,7 +112,8 @@ async function play(p: Prepared, flags: SuiteFlags, out: Output): Promise<Record
   }
   try {
     const webhook = receiver && p.webhook ? { url: p.webhook.url || `http://127.0.0.1:${receiver.port}/svc-parity/webhooks`, receiver, waitMs: flags.webhookWait } : undefined;
-    out.status(`Running ${p.options.scenarios.length} scenario(s) against ${p.target.baseUrl}${p.emulator ? ' (svc emulator fixtures)' : ''}…`);
+    // Under --json stderr holds nothing but an error's one JSON object (main.ts).
+    if (!flags.json) out.status(`Running ${p.options.scenarios.length} scenario(s) against ${p.target.baseUrl}${p.emulator ? ' (svc emulator fixtures)' : ''}…`);
     return await runSuite({
       ...p.options,
       webhook,
