@@ -71,22 +71,18 @@ export class WebhookReceiver {
       }
       return map;
     };
-    let map = found();
-    if (map.size === events.length) return map;
+    if (found().size === events.length) return found();
     await new Promise<void>((ok) => {
-      const timer = setTimeout(done, timeoutMs);
-      const check = () => {
-        map = found();
-        if (map.size === events.length) done();
-      };
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        // eslint-disable-next-line @typescript-eslint/no-use-before-define
-        waiters.delete(check);
+        this.waiters.delete(check);
         ok();
-      }
-      const waiters = this.waiters;
-      waiters.add(check);
+      };
+      const check = () => {
+        if (found().size === events.length) done();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.waiters.add(check);
     });
     return found();
   }

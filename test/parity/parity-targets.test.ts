@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { packageFile } from '../../emulator/server.js';
@@ -49,6 +49,55 @@ test('a delivery that never arrives within --webhook-wait is a difference named 
   }
 });
 
+/** A free loopback port (listened on, then closed). */
+const freePort = () =>
+  new Promise<number>((ok) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => ok(p));
+    });
+  });
+
+test('--webhook-url through a "tunnel" to --webhook-listen: a tunnel that alters the payload shows as an invalid signature and a changed payload', async (t) => {
+  const procs = svcProcesses(t.signal);
+  const listen = await freePort();
+  // The tunnel: forwards each delivery to the receiver, headers as they came, one field added to the body.
+  const tunnel = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      if (body.type === 'payment.completed') body.tunnel = true;
+      const text = JSON.stringify(body);
+      const headers = { ...req.headers, 'content-length': String(Buffer.byteLength(text)) };
+      const fwd = request(`http://127.0.0.1:${listen}${req.url}`, { method: 'POST', headers }, (up) => {
+        up.resume();
+        up.on('end', () => res.writeHead(up.statusCode ?? 502).end());
+      });
+      fwd.on('error', () => res.writeHead(502).end());
+      fwd.end(text);
+    });
+  });
+  await new Promise<void>((ok) => tunnel.listen(0, '127.0.0.1', () => ok()));
+  try {
+    const emulator = await procs.start(['--port', '0', '--quiet', '--data-dir', join(tempDir('svc-parity-tunnel-'), 'data')]);
+    const url = `http://127.0.0.1:${(tunnel.address() as AddressInfo).port}/svc/hooks`;
+    const r = await runBinary(['parity', 'check', '--base-url', emulator.ready.base_url, '--api-key', KEYS.acmeTest, '--emulator-fixtures', '--snapshot', PUBLISHED, '--scenario', 'webhook-deliveries', '--webhook-url', url, '--webhook-listen', String(listen)]);
+    assert.equal(r.code, 1, r.stderr);
+    const diffs = r.stdout.split('\n').filter((l) => l.startsWith('DIFF'));
+    assert.deepEqual(diffs, [
+      'DIFF  webhook-deliveries/deliveries  (RECEIVE <webhook_url>)  delivery:payment.completed:signature_valid: expected true, got false',
+      'DIFF  webhook-deliveries/deliveries  (RECEIVE <webhook_url>)  delivery:payment.completed:$.tunnel: expected absent, got boolean true',
+    ]);
+  } finally {
+    await new Promise<void>((ok) => {
+      tunnel.close(() => ok());
+      tunnel.closeAllConnections();
+    });
+    await procs.end();
+  }
+});
+
 test('a 429 is waited out (Retry-After) and sent again; one that lasts past 5 retries is recorded, and named', async (t) => {
   const procs = svcProcesses(t.signal);
   try {
@@ -72,12 +121,7 @@ test('a 429 is waited out (Retry-After) and sent again; one that lasts past 5 re
 });
 
 test('flag errors are exit 2 before anything is sent; an unreachable host is exit 1 for check too', async () => {
-  const port = await new Promise<number>((ok) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as AddressInfo).port;
-      s.close(() => ok(p));
-    });
-  });
+  const port = await freePort();
   const base = ['--base-url', `http://127.0.0.1:${port}`, '--api-key', KEYS.acmeTest, '--snapshot', PUBLISHED];
   for (const [args, message] of [
     [['--var', 'payee_id'], /--var <name=value>.*expected name=value/],
@@ -94,6 +138,9 @@ test('flag errors are exit 2 before anything is sent; an unreachable host is exi
     assert.match(r.stderr, message, args.join(' '));
     noStack(r.stderr);
   }
+  const noFolder = await runBinary(['parity', 'record', '--base-url', `http://127.0.0.1:${port}`, '--api-key', KEYS.acmeTest, '--out', join(tempDir('svc-parity-out-'), 'missing', 'x.json')]);
+  assert.equal(noFolder.code, 2, 'said before the run (the host is not even up)');
+  assert.match(noFolder.stderr, /^error: cannot write --out .*x\.json: its folder does not exist\.$/m);
   const down = await runBinary(['parity', 'check', ...base]);
   assert.equal(down.code, 1);
   assert.match(down.stderr, /^error: NETWORK_ERROR: nothing is listening at /m);

@@ -10,7 +10,8 @@ import { WebhookReceiver } from '../../../parity/receiver.js';
 import { readSnapshot, SnapshotFileError, writeSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapshot, type RecordedScenario } from '../../../parity/snapshot.js';
 import { compareRuns } from '../../../parity/compare.js';
 import { checkLines, totals } from '../../../parity/report.js';
-import { resolve as resolvePath } from 'node:path';
+import { accessSync, constants } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
 
 // `svc parity record` and `check`: flags → the runner's options (refusing a live key before
 // anything is sent), then the recording written, or compared and reported.
@@ -140,6 +141,13 @@ const shownHost = (baseUrl: string) => {
 
 export async function record(_a: string[], flags: SuiteFlags & { out: string }, io: CliIO, cmd: Command): Promise<void> {
   const p = prepare(flags, io);
+  const file = resolvePath(io.cwd, flags.out);
+  try {
+    // A recording takes seconds: an --out that cannot be written is said before, not after.
+    accessSync(dirname(file), constants.W_OK);
+  } catch (err) {
+    throw new UsageError(`cannot write --out ${flags.out}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : (err as Error).message}.`);
+  }
   const out = new Output(io, Boolean(flags.json));
   const scenarios = await play(p, flags, out);
   const snapshot: Snapshot = {
@@ -159,7 +167,6 @@ export async function record(_a: string[], flags: SuiteFlags & { out: string }, 
     ignore: [],
     scenarios,
   };
-  const file = resolvePath(io.cwd, flags.out);
   try {
     writeSnapshot(file, snapshot);
   } catch (err) {
