@@ -48,10 +48,15 @@ export class Timestamps {
   constructor(private readonly clock: Clock) {}
 
   next(): string {
+    return formatMicros(this.nextMicros());
+  }
+
+  /** The next stamp as microseconds since the epoch (format it with formatMicros). */
+  nextMicros(): number {
     let micros = this.clock.now() * 1000;
     if (micros <= this.lastMicros) micros = this.lastMicros + 1;
     this.lastMicros = micros;
-    return formatMicros(micros);
+    return micros;
   }
 
   /** Raise the floor to stamps already stored (after a restart). */
@@ -61,11 +66,19 @@ export class Timestamps {
   }
 }
 
+// The date and time to the second, of the last second formatted: every request, event and
+// record of one second shares it (Date#toISOString was a visible share of a request's CPU).
+let cachedSecond = Number.NaN;
+let cachedPrefix = '';
+
 export function formatMicros(micros: number): string {
-  const ms = Math.floor(micros / 1000);
-  const iso = new Date(ms).toISOString(); // 2026-11-21T12:00:00.123Z
-  // Before 1970 `micros % 1000` is negative: the microseconds past the floored millisecond are its positive remainder.
-  return `${iso.slice(0, -1)}${String(((micros % 1000) + 1000) % 1000).padStart(3, '0')}Z`;
+  const second = Math.floor(micros / 1e6);
+  if (second !== cachedSecond) {
+    cachedPrefix = new Date(second * 1000).toISOString().slice(0, -4); // 2026-11-21T12:00:00.
+    cachedSecond = second;
+  }
+  // Before 1970 too, the microseconds past the floored second are a positive remainder.
+  return `${cachedPrefix}${String(micros - second * 1e6).padStart(6, '0')}Z`;
 }
 
 /**

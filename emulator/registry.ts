@@ -63,6 +63,11 @@ export interface ResourceModule {
   control?: ControlRoute[];
   /** The store collections this module owns (their records and indexes: store/collection.ts). */
   collections?: AnyCollection[];
+  /**
+   * Parts of the world this module keeps beside the store, not in it (the request log:
+   * request-log/log.ts): snapshots carry them under these names, and a restore checks them.
+   */
+  besideStore?: AnyCollection[];
   /** Subscribes to what it reacts to (store commits, world replacement); once, at start. */
   subscribe?(services: Services): void;
   /** HTTP outside /v1 and /_emulator (the live stream); mounted by app.ts before the 404. */
@@ -110,6 +115,9 @@ export const resources: ResourceModule[] = [
 
 /** Every collection of the store, each defined once (a second owner is an error at start). */
 export const allCollections = (): AnyCollection[] => [IDEMPOTENCY, ...resources.flatMap((r) => r.collections ?? [])];
+
+/** Every collection of a world snapshot: the store's, and those kept beside it. */
+export const worldCollections = (): AnyCollection[] => [...allCollections(), ...resources.flatMap((r) => r.besideStore ?? [])];
 
 /** Every module's timed work, for the scheduler. */
 export const allTimedWork = (): TimedWork[] => resources.flatMap((r) => r.timed ?? []);

@@ -8,6 +8,7 @@ import { OTP_INBOX, type OtpRecord } from './resources/sub-merchants/otp.js';
 import { parseMicros } from './ids.js';
 import { sweepWork } from './scheduler/work.js';
 import { REQUEST_LOG, type RequestLogRecord } from './request-log/records.js';
+import type { LoggedRequest } from './request-log/log.js';
 
 // What the store forgets, and when (emulator clock time, so `svc emulator clock advance`
 // ages data exactly as days of real use would):
@@ -18,10 +19,12 @@ import { REQUEST_LOG, type RequestLogRecord } from './request-log/records.js';
 //   events + deliveries   `retainDays` (default 7) after the event, once none of its
 //                         deliveries is still pending or due for a retry — a retry schedule is never cut short
 //   OTP inbox             `retainDays` after the code was sent
-//   request log           `retainDays` after the request (and --request-log bounds its count: request-log/record.ts)
+//   request log           `retainDays` after the request (and --request-log bounds its count: request-log/log.ts)
 //
 // Pruning is one ordinary transaction: journaled like any write, so a restart never brings
-// pruned records back, and a disk that refuses it costs a log line, not data.
+// pruned records back, and a disk that refuses it costs a log line, not data. (The request log
+// lives beside the store: its old entries are dropped from its front, and a file of them that
+// a kill -9 kept is pruned again at the next start, by the same rule.)
 //
 // It runs as the scheduler's sweep (`retentionSweep`), due when the oldest record expires: a
 // record goes at its own expiry time on the clock (during an advance, with the clock showing
@@ -45,7 +48,7 @@ const retainMs = (services: Pick<Services, 'config'>) => (services.config.retain
 const idempotencyExpiry = (r: IdempotencyRecord) => r.created_at_ms + LIFETIME_MS;
 const eventExpiry = (e: EventRecord, retain: number) => Math.ceil(parseMicros(e.created_at) / 1000) + retain;
 const otpExpiry = (o: OtpRecord, retain: number) => Date.parse(o.sent_at) + retain;
-const requestExpiry = (r: RequestLogRecord, retain: number) => r.at_ms + retain;
+const requestExpiry = (r: Pick<RequestLogRecord, 'at_ms'>, retain: number) => r.at_ms + retain;
 
 /** An event whose retry schedule is still running is kept until it ends. */
 const deliveriesOpen = (services: Pick<Services, 'store'>, eventId: string) => services.store.byIndex(DELIVERIES, 'by_event', eventId).some(isScheduled);
@@ -61,7 +64,7 @@ const waitingOf = (store: Store) => {
   return set;
 };
 
-export function pruneExpired(services: Pick<Services, 'store' | 'clock' | 'config'>): PruneResult {
+export function pruneExpired(services: Pick<Services, 'store' | 'clock' | 'config' | 'requestLog'>): PruneResult {
   const now = services.clock.now();
   const retain = retainMs(services);
   const { store } = services;
@@ -92,12 +95,8 @@ export function pruneExpired(services: Pick<Services, 'store' | 'clock' | 'confi
     if (otpExpiry(o, retain) > now) break;
     otp.push(o.id);
   }
-  const requests: string[] = [];
-  for (const r of store.all(REQUEST_LOG)) {
-    if (requestExpiry(r, retain) > now) break;
-    requests.push(r.id);
-  }
-  if (idem.length + events.length + otp.length + requests.length === 0) return result;
+  result.requests = services.requestLog.dropOldestWhile((r: LoggedRequest) => requestExpiry(r, retain) <= now);
+  if (idem.length + events.length + otp.length === 0) return result;
   store.transaction((tx) => {
     for (const id of idem) tx.delete(IDEMPOTENCY, id);
     for (const e of events) {
@@ -106,13 +105,11 @@ export function pruneExpired(services: Pick<Services, 'store' | 'clock' | 'confi
       result.deliveries += e.deliveries.length;
     }
     for (const id of otp) tx.delete(OTP_INBOX, id);
-    for (const id of requests) tx.delete(REQUEST_LOG, id);
   });
   for (const e of events) waiting.delete(e.id);
   result.idempotency = idem.length;
   result.events = events.length;
   result.otp = otp.length;
-  result.requests = requests.length;
   return result;
 }
 
@@ -123,7 +120,7 @@ function oldest<T extends StoredRecord>(records: IterableIterator<T>): T | undef
 }
 
 /** When the sweep next has work: the earliest expiry among the oldest records (events waiting for their deliveries aside). */
-export function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'config'>): number | undefined {
+export function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'config' | 'requestLog'>): number | undefined {
   const { store } = services;
   const now = services.clock.now();
   const retain = retainMs(services);
@@ -142,7 +139,7 @@ export function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'c
   }
   const otp = oldest(store.all(OTP_INBOX));
   if (otp) next = Math.min(next, otpExpiry(otp, retain));
-  const request = oldest(store.all(REQUEST_LOG));
+  const request = services.requestLog.oldest();
   if (request) next = Math.min(next, requestExpiry(request, retain));
   return next === Infinity ? undefined : next;
 }

@@ -14,6 +14,8 @@ import type { FaultSpec } from '../contract/faults.js';
 import { fixtureWorld, parseSnapshot, raiseStampFloor, restoreSnapshot, takeSnapshot, type WorldSnapshot } from './world.js';
 import { DEFAULT_RETAIN_DAYS } from './retention.js';
 import { DEFAULT_REQUEST_LOG } from './request-log/records.js';
+import { RequestLog } from './request-log/log.js';
+import { adoptStoredRequests } from './request-log/adopt.js';
 import { type EmulatorConfig, type Logger, type Services } from './services.js';
 import { Timestamps } from './ids.js';
 import { createApp } from './app.js';
@@ -162,7 +164,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requestLog: DEFAULT_REQUEST_LOG,
     ...options.config,
   };
-  const services = { store, clock, stamps, config, log: options.logger ?? consoleLogger, hooks: { paymentSettled: [], worldReplaced: [] }, dataDir, faults: new FaultSet(() => clock.now()) } as Omit<Services, 'scheduler'> as Services;
+  const log = options.logger ?? consoleLogger;
+  let requestLog: RequestLog;
+  try {
+    requestLog = new RequestLog({ limit: config.requestLog, dir: dataDir ? join(dataDir, 'request-log') : null, fsync: options.fsync, log });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const services = { store, clock, stamps, config, log, hooks: { paymentSettled: [], worldReplaced: [] }, dataDir, faults: new FaultSet(() => clock.now()), requestLog } as Omit<Services, 'scheduler'> as Services;
   services.scheduler = new Scheduler(services, allTimedWork());
   for (const f of options.faults ?? []) services.faults.add(f);
   if (stored && options.clockStart !== undefined && stored.now_ms > options.clockStart) {
@@ -175,14 +185,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let seededAtStart: WorldSnapshot | undefined;
   try {
     if (store.count(MERCHANTS) === 0) {
+      // A new world: a request log left without its store (a data dir whose store was deleted) is not its log.
+      if (requestLog.size > 0) requestLog.replace([]);
       seed(services, fixtures());
       seededAtStart = takeSnapshot(services);
     }
+    adoptStoredRequests(services);
     raiseStampFloor(services);
     saveClock(services);
   } catch (err) {
     // A fixtures file that cannot be read or seeded (or a refused write) ends the start here,
     // and lets go of the data dir: the next start is not told it is in use.
+    requestLog.close();
     await store.close();
     throw err;
   }
@@ -211,6 +225,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     // A failed start leaves nothing behind: the store (and its store.lock) is closed, so the
     // next start with another port is not told the data dir is in use.
     services.scheduler.close();
+    requestLog.close();
     await store.close();
     throw listenError(err as NodeJS.ErrnoException, port, listenHost);
   }
@@ -259,6 +274,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         server.closeIdleConnections();
       });
       saveClock(services); // a system clock's time at the stop: the next start never shows less
+      // After the last answer (in-flight requests are logged too), whatever the store's close does.
+      requestLog.close();
       await store.close();
       if (discovery) rmSync(discovery, { force: true });
     })());

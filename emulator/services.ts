@@ -5,6 +5,7 @@ import type { PaymentRecord } from './resources/payments/domain.js';
 import type { Timestamps } from './ids.js';
 import type { FaultSet } from './faults/set.js';
 import type { Environment, KeyRecord, MerchantRecord } from './resources/merchants/records.js';
+import type { RequestLog } from './request-log/log.js';
 
 // What every domain function may use. Domain code gets these, never req/res.
 export interface Services {
@@ -20,6 +21,8 @@ export interface Services {
   hooks: Hooks;
   /** Injected faults (svc emulator faults …); empty unless a user set some. */
   faults: FaultSet;
+  /** Every /v1 request, redacted: part of the world, kept beside the store (request-log/log.ts). */
+  requestLog: RequestLog;
   /** The file store's folder (snapshots are kept under it); null with the memory store. */
   dataDir: string | null;
   /** The emulator as a whole, for the control API (set by server.ts before it listens). */

@@ -4,16 +4,20 @@ import type { Services } from './services.js';
 import type { StoredRecord } from './store/store.js';
 import { resources } from './registry.js';
 import { seed } from './fixtures.js';
+import { formatMicros } from './ids.js';
 import { ApiError } from './errors.js';
 import { CLOCK_STATE, clockRecord, putClock, storedClock } from './scheduler/clock-record.js';
 import { refuseBadWorld } from './world-records.js';
+import { REQUEST_LOG, type RequestLogRecord } from './request-log/records.js';
 
 // The whole world of one emulator — every record of every collection — as a value: taken
 // (snapshot), put back (restore) and put back to the fixtures (reset), so a test can give
 // every case a fresh world without a new process, the way Miniflare or firebase emulators do.
 //
 // Replacing the world is one store transaction (journaled like any write; a disk that refuses
-// it leaves the old world whole). The scheduler forgets the old records' due work (webhook
+// it leaves the old world whole). The request log is part of the world but lives beside the
+// store (request-log/log.ts): a snapshot carries it as its `request_log` collection, and it is
+// replaced once the store's transaction has committed. The scheduler forgets the old records' due work (webhook
 // retries, payout answers, MoMo clearing, retention) and reads the new records' after, as at a
 // start; background work (the delivery engine, the live stream) stops and starts around it.
 //
@@ -34,6 +38,10 @@ export function takeSnapshot(services: Services): WorldSnapshot {
   const collections = structuredClone(services.store.dump());
   // Where the clock stands now (a system clock's stored position is only as recent as its last write).
   collections[CLOCK_STATE.name] = [clockRecord(services.clock)];
+  // The request log, parsed from its text (fresh objects: no copy needed), and written whole to disk.
+  const requests = services.requestLog.records();
+  if (requests.length > 0) collections[REQUEST_LOG.name] = requests;
+  services.requestLog.flush();
   return { svc_snapshot: SNAPSHOT_FORMAT, taken_at: new Date(services.clock.now()).toISOString(), collections };
 }
 
@@ -56,8 +64,8 @@ export async function restoreSnapshot(services: Services, snapshot: WorldSnapsho
 
 /** A world this emulator made itself (the seeded fixtures): put back without checking again. */
 async function putBack(services: Services, snapshot: WorldSnapshot): Promise<void> {
-  const records = structuredClone(snapshot.collections) as Record<string, StoredRecord[]>;
-  await replaceWorld(services, () => services.store.replaceAll(records));
+  const { [REQUEST_LOG.name]: requests = [], ...records } = structuredClone(snapshot.collections) as Record<string, StoredRecord[]>;
+  await replaceWorld(services, () => services.store.replaceAll(records), requests as RequestLogRecord[]);
 }
 
 /**
@@ -69,15 +77,19 @@ export function fixtureWorld(services: Services, fixtures: () => FixtureFile, se
   let seeded = seededAtStart;
   return async () => {
     if (seeded) return putBack(services, seeded);
-    await replaceWorld(services, () => {
-      services.store.replaceAll({});
-      seed(services, fixtures());
-    });
+    await replaceWorld(
+      services,
+      () => {
+        services.store.replaceAll({});
+        seed(services, fixtures());
+      },
+      [],
+    );
     seeded = takeSnapshot(services);
   };
 }
 
-async function replaceWorld(services: Services, replace: () => void): Promise<void> {
+async function replaceWorld(services: Services, replace: () => void, requests: readonly RequestLogRecord[]): Promise<void> {
   services.scheduler.stop();
   const stopped = [...resources].reverse();
   for (const r of stopped) await r.stop?.(services);
@@ -90,6 +102,8 @@ async function replaceWorld(services: Services, replace: () => void): Promise<vo
       if (incoming) services.clock.resume(incoming);
       putClock(tx, services.clock);
     });
+    // Only once the store has the new world: a refused one leaves the old log with the old world.
+    services.requestLog.replace(requests);
   } finally {
     raiseStampFloor(services);
     // Whatever happened, the background work runs again over the records the store now holds.
@@ -102,14 +116,16 @@ async function replaceWorld(services: Services, replace: () => void): Promise<vo
 /**
  * Creation stamps (ids.ts) must keep increasing over the records the store holds: after a
  * restart (even if the clock starts earlier) and after a restore of a world stamped later.
- * The one place that raises the floor: every record's `created_at`, and the live stream's
- * cursor of every recorded webhook attempt (taken from the same stamps).
+ * The one place that raises the floor: every record's `created_at`, the live stream's cursor
+ * of every recorded webhook attempt, and the request log's newest `at` (all from the same stamps).
  */
-export function raiseStampFloor(services: Pick<Services, 'store' | 'stamps'>): void {
+export function raiseStampFloor(services: Pick<Services, 'store' | 'stamps' | 'requestLog'>): void {
   for (const records of Object.values(services.store.dump())) {
     for (const r of records) {
       if (typeof r.created_at === 'string') services.stamps.observe(r.created_at);
       if (Array.isArray(r.attempts)) for (const a of r.attempts as Array<{ cursor?: unknown }>) if (typeof a.cursor === 'string') services.stamps.observe(a.cursor);
     }
   }
+  const newest = services.requestLog.newest();
+  if (newest) services.stamps.observe(formatMicros(newest.micros));
 }

@@ -89,5 +89,12 @@ export const Metrics = z
     heap_tuning: z.array(z.string()).meta({ description: 'V8 flags the emulator set for itself; [] in a process it does not own' }),
     helper_threads: z.object({ nice: z.int(), threads: z.int().min(0) }).nullable().meta({ description: "On one CPU, the nice value the process's other threads got, or null" }),
     store_counts: z.record(z.string(), z.int().min(0)).meta({ description: 'Records per collection, for the big ones' }),
+    request_log: z
+      .object({
+        entries: z.int().min(0),
+        unwritten: z.int().min(0).meta({ description: 'Entries not on disk yet (written in batches within 250 ms; a kill -9 loses them)' }),
+        write_error: z.string().nullable().meta({ description: 'Why the last write of the log to disk failed, until one succeeds; null when it is written' }),
+      })
+      .meta({ description: 'The request log (kept beside the store): its size and whether the disk has all of it' }),
   })
   .meta({ id: 'Metrics' });

@@ -58,7 +58,7 @@ export const CONTROL_ROUTES = {
   // The emulator itself (emulator/control/routes.ts, metrics.ts, world-routes.ts).
   health: { method: 'GET', path: '/health', tag: 'emulator', summary: 'Liveness, and the identity the CLI checks before an emulator-only action' },
   keys: { method: 'GET', path: '/keys', tag: 'emulator', summary: 'The API keys the emulator knows (seeded from fixtures)' },
-  compactStore: { method: 'POST', path: '/store/compact', tag: 'emulator', summary: 'Compact the store now (snapshot + fresh journal segment); it also runs by itself' },
+  compactStore: { method: 'POST', path: '/store/compact', tag: 'emulator', summary: 'Compact the store now (snapshot + fresh journal segment) and write the request log\'s waiting entries; it also runs by itself' },
   pruneStore: {
     method: 'POST',
     path: '/store/prune',

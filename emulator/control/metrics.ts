@@ -130,6 +130,7 @@ function snapshot(services: Services) {
     /** On one CPU, the nice value the process's other threads got (helper-threads.ts), or null. */
     helper_threads: helperThreads(),
     store_counts: storeCounts(services),
+    request_log: services.requestLog.status(),
   };
 }
 

@@ -23,6 +23,8 @@ export const controlRoutes: ControlRoute[] = [
   defineControl('keys', { handler: (s) => ({ keys: listKeys(s) }) }),
   defineControl('compactStore', {
     run: async (s) => {
+      // Everything to disk: the request log's waiting entries too (request-log/log-file.ts).
+      s.requestLog.flush();
       await s.store.flush();
       return { compacted: true };
     },

@@ -5,8 +5,6 @@ import { ApiError } from '../errors.js';
 import { dashboardPage, sendDashboard } from './layout.js';
 import { envBadge, when } from './format.js';
 import { listRequests, toEntry } from '../request-log/control.js';
-import { flushRequestLog } from '../request-log/record.js';
-import { REQUEST_LOG } from '../request-log/records.js';
 import { DELIVERIES } from '../webhooks/records.js';
 import { curlOf } from '../../contract/request-curl.js';
 
@@ -39,7 +37,7 @@ function listPage(services: Services, f: Filters): Html {
     key: f.key,
     limit: 100,
   } as Parameters<typeof listRequests>[1];
-  const { requests } = listRequests(services, query);
+  const { requests } = listRequests(services.requestLog, query);
   const input = (name: keyof Filters, label: string, hint: string) =>
     html`<label>${label} <input name="${name}" value="${f[name] ?? ''}" placeholder="${hint}" size="14"></label> `;
   return dashboardPage(
@@ -80,8 +78,7 @@ function touched(services: Services, id: string): Html {
 }
 
 function entryPage(services: Services, id: string): Html {
-  flushRequestLog(services.store);
-  const record = services.store.get(REQUEST_LOG, id);
+  const record = services.requestLog.get(id);
   if (!record) throw new ApiError('NOT_FOUND', `No request ${id} in the log (it may have aged out: --request-log, --retain-days).`);
   const e = toEntry(record);
   const rows: Array<[string, Html | string]> = [

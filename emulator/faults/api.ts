@@ -59,6 +59,8 @@ function describe(f: Fault, latencyMs?: number): string {
 function announce(services: Services, f: Fault, req: Request, res: Response, latencyMs?: number): void {
   const text = describe(f, latencyMs);
   if (!res.headersSent) res.setHeader(FAULT_HEADER, text);
+  // The request log's entry names the fault, and is made when the response closes if the fault cuts the answer (request-log/record.ts).
+  (res.locals.onFault as (() => void) | undefined)?.();
   const traceId = res.locals.traceId as string | undefined;
   services.faults.record({ fault_id: f.id, kind: f.kind, target: `${req.method} ${req.path}`, trace_id: traceId, after_commit: f.after_commit, detail: text });
   services.log.notice(`[fault] ${text} on ${req.method} ${req.path}${traceId ? ` (trace ${traceId})` : ''}`);

@@ -17,10 +17,10 @@ export function sendJson(res: Response, status: number, body: string): void {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(body));
-  // A /v1 request's entry in the request log is written as its answer goes out (request-log/record.ts).
-  (res.locals.onAnswer as ((status: number, body: string) => void) | undefined)?.(status, body);
   if (res.req.method === 'HEAD') res.end();
   else res.end(body);
+  // A /v1 request's entry in the request log is made once its answer is on its way (request-log/record.ts).
+  (res.locals.onAnswer as ((status: number, body: string) => void) | undefined)?.(status, body);
 }
 
 /** Turns anything thrown into the error envelope; unknown errors become INTERNAL_ERROR. */

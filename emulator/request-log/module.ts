@@ -1,16 +1,30 @@
 import type { ResourceModule } from '../registry.js';
+import type { Services } from '../services.js';
 import { REQUEST_LOG } from './records.js';
 import { requestLogControlRoutes } from './control.js';
-import { flushRequestLog, listenForWrites } from './record.js';
+import { listenForWrites } from './record.js';
 
-// The request log: every /v1 request as a record of the world (reset clears it, snapshots and
-// restarts keep it), bounded by --request-log and cut by --retain-days (retention.ts).
+// The request log: every /v1 request, part of the world (reset clears it, snapshots and
+// restarts keep it) but kept beside the store (log.ts), bounded by --request-log and cut by
+// --retain-days (retention.ts).
+
+const following = new WeakMap<Services, () => void>();
+
 export const requestLogModule: ResourceModule = {
   name: 'request-log',
-  collections: [REQUEST_LOG],
+  besideStore: [REQUEST_LOG],
   routes: [],
   control: requestLogControlRoutes,
   subscribe: listenForWrites,
-  // The last turn's entries go in before the store closes.
-  stop: async (services) => flushRequestLog(services.store),
+  // Retention's sweep hears of new entries as of a store write (its due time may come forward).
+  start(services) {
+    following.set(
+      services,
+      services.requestLog.onEntry((r) => services.scheduler.noteWrites([{ c: REQUEST_LOG.name, id: r.id, v: r }])),
+    );
+  },
+  async stop(services) {
+    following.get(services)?.();
+    following.delete(services);
+  },
 };

@@ -1,8 +1,9 @@
 import { collection } from '../store/collection.js';
 import type { StoredRecord } from '../store/store.js';
 
-// The request log's collection: one record per /v1 request, in insertion order (oldest first),
-// which is also time order: the bound and retention drop from the front.
+// One /v1 request as the request log keeps it, oldest first (time order: the bound and retention
+// drop from the front). The log lives beside the store (log.ts), not in it: REQUEST_LOG is the
+// name its entries have in a world snapshot, whose restore checks them against their schema.
 
 export interface RequestLogRecord extends StoredRecord {
   id: string;

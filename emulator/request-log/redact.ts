@@ -14,9 +14,10 @@ import { KEY_PATTERN } from '../../contract/keys.js';
 export const REDACTED = '[redacted]';
 const MAX_BODY = 64 * 1024;
 
-// A field name that redaction acts on, followed by its colon, a digit run, or a key: value words
-// ("card" in a list of payment methods) do not count, so most answers skip the parse.
-const SENSITIVE_TEXT = /"(?:[a-z0-9]+_)*(?:secret|pin|otp|cvv|cvc|password|number|pan|verification_code|code_hash)(?:_[a-z0-9]+)*"\s*:|\d[\d -]{11,}\d|svc_(?:test|live)_/i;
+// A field name that redaction acts on, followed by its colon, a run of 13 digits (what DIGIT_RUN
+// needs at least), or a key: value words ("card" in a list of payment methods) and shorter runs
+// (a UUID's hex) do not count, so most answers skip the parse.
+const SENSITIVE_TEXT = /"(?:[a-z0-9]+_)*(?:secret|pin|otp|cvv|cvc|password|number|pan|verification_code|code_hash)(?:_[a-z0-9]+)*"\s*:|\d(?:[ -]?\d){12}|svc_(?:test|live)_/i;
 const SECRET_FIELD = /(^|_)(secret|pin|otp|cvv|cvc|password|code_hash|pin_hash)(_|$)|^(otp_code|verification_code)$/i;
 const CARD_FIELD = /(^|_)(card_number|number|pan)$/i;
 const DIGIT_RUN = /\d(?:[ -]?\d){12,18}/g;

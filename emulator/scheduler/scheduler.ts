@@ -204,6 +204,11 @@ export class Scheduler {
 
   // ---- following the store
 
+  /** Writes kept beside the store (the request log's entries: request-log/log.ts), told as a commit's ops are. */
+  noteWrites(ops: readonly { c: string; id: string; v?: StoredRecord }[]): void {
+    this.onCommit(ops);
+  }
+
   private onCommit(ops: readonly { c: string; id: string; v?: StoredRecord }[]): void {
     if (!this.running) return;
     let earliest = Infinity;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { MemoryStore, type Op } from './memory-store.js';
 import { lockDataDir } from './dir-lock.js';
 import { readLines } from './line-reader.js';
+import { Appender } from './appender.js';
 import { storeFsFromEnv, type StoreFs } from './store-fs.js';
 import { StoreWriteError } from './store-write-error.js';
 import type { StoredRecord } from './store.js';
@@ -72,12 +73,9 @@ interface SnapshotHeader {
 }
 
 export class FileStore extends MemoryStore {
-  private journalFd = -1;
+  /** The current segment: whole, acknowledged lines only (appender.ts). */
+  private readonly journal: Appender;
   private segment = 0;
-  /** Bytes in the current segment that are whole, acknowledged lines. */
-  private journalSize = 0;
-  /** A failed append whose torn tail could not be cut off yet: cut it before the next append. */
-  private tornTail = false;
   private compacting: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly fs: StoreFs;
@@ -89,6 +87,7 @@ export class FileStore extends MemoryStore {
   ) {
     super();
     this.fs = options.fs ?? storeFsFromEnv();
+    this.journal = new Appender(this.fs);
   }
 
   static async open(dir: string, options: FileStoreOptions = {}): Promise<FileStore> {
@@ -107,7 +106,7 @@ export class FileStore extends MemoryStore {
     if (every > 0) {
       // Real time, not the emulator clock: compaction is housekeeping, not domain behaviour.
       store.timer = setInterval(() => {
-        if (store.journalSize > 0) store.compactInBackground();
+        if (store.journal.size > 0) store.compactInBackground();
       }, every);
       store.timer.unref();
     }
@@ -210,48 +209,23 @@ export class FileStore extends MemoryStore {
   }
 
   private openSegment(k: number): void {
-    const fd = this.fs.openSync(this.path(segmentName(k)), 'a');
-    this.closeJournal();
-    this.journalFd = fd;
+    this.journal.open(this.path(segmentName(k)));
     this.segment = k;
-    this.journalSize = this.fs.fstatSize(fd);
-    this.tornTail = false;
   }
 
   private closeJournal(): void {
-    if (this.journalFd >= 0) this.fs.closeSync(this.journalFd);
-    this.journalFd = -1;
+    this.journal.close();
   }
 
   protected override persist(ops: Op[]): void {
-    if (this.journalFd < 0) throw new StoreWriteError(undefined, 'the store is closed');
-    const line = JSON.stringify(ops) + '\n';
-    const before = this.journalSize;
+    if (!this.journal.isOpen) throw new StoreWriteError(undefined, 'the store is closed');
     try {
-      if (this.tornTail) {
-        this.fs.ftruncateSync(this.journalFd, before);
-        this.tornTail = false;
-      }
-      let written = this.fs.writeSync(this.journalFd, line);
-      const length = Buffer.byteLength(line);
-      if (written < length) {
-        const bytes = Buffer.from(line);
-        while (written < bytes.length) written += this.fs.writeSync(this.journalFd, bytes, written);
-      }
-      if (this.options.fsync) this.fs.fsyncSync(this.journalFd);
-      this.journalSize = before + length;
+      // Whole or not at all (appender.ts); the caller rolls memory back on a throw.
+      this.journal.append(JSON.stringify(ops) + '\n', this.options.fsync);
     } catch (err) {
-      // Cut off whatever part of the line reached the file, so the next append does not follow
-      // a torn line (which the next load would refuse). If even that fails, try again first
-      // thing at the next append. (The caller rolls memory back.)
-      try {
-        this.fs.ftruncateSync(this.journalFd, before);
-      } catch {
-        this.tornTail = true;
-      }
       throw StoreWriteError.from(err, 'the change could not be written to the journal');
     }
-    if (this.journalSize >= (this.options.compactAtBytes ?? 64 * 1024 * 1024)) this.compactInBackground();
+    if (this.journal.size >= (this.options.compactAtBytes ?? 64 * 1024 * 1024)) this.compactInBackground();
   }
 
   /** Starts a compaction unless one runs; a failure is logged and retried at the next trigger. */
@@ -355,7 +329,7 @@ export class FileStore extends MemoryStore {
 
   override async flush(): Promise<void> {
     if (this.compacting) await this.compacting;
-    if (this.journalSize > 0) await this.compact();
+    if (this.journal.size > 0) await this.compact();
   }
 
   override async close(): Promise<void> {

@@ -31,12 +31,15 @@ export type FsStep = 'write' | 'fsync' | 'open';
 /**
  * A StoreFs that fails the steps named in a control file while that file exists:
  * `SVC_TEST_STORE_FAULTS=<path>` makes a real emulator process read `<path>` before each
- * step, e.g. `write ENOSPC` or `fsync EIO` (one rule a line). The tests of the real process
- * use it, since a small tmpfs cannot be mounted everywhere. A failing `write` first writes
- * half its bytes, as a short write onto a filling disk does, so the torn tail must be removed.
+ * step, e.g. `write ENOSPC` or `fsync EIO` (one rule a line); a third word limits the rule to
+ * files whose path contains it (`write ENOSPC request-log/`: only the request log's writes).
+ * The tests of the real process use it, since a small tmpfs cannot be mounted everywhere. A
+ * failing `write` first writes half its bytes, as a short write onto a filling disk does, so
+ * the torn tail must be removed.
  */
 export function faultInjectingFs(controlPath: string, base: StoreFs = realFs): StoreFs {
-  const fault = (step: FsStep): NodeJS.ErrnoException | undefined => {
+  const paths = new Map<number, string>();
+  const fault = (step: FsStep, path: string | undefined): NodeJS.ErrnoException | undefined => {
     let rules: string;
     try {
       rules = fs.readFileSync(controlPath, 'utf8');
@@ -44,20 +47,26 @@ export function faultInjectingFs(controlPath: string, base: StoreFs = realFs): S
       return undefined;
     }
     for (const line of rules.split('\n')) {
-      const [s, code] = line.trim().split(/\s+/);
-      if (s === step && code) return Object.assign(new Error(`${code}: injected failure of ${step}`), { code, syscall: step });
+      const [s, code, within] = line.trim().split(/\s+/);
+      if (s === step && code && (within === undefined || (path ?? '').includes(within))) return Object.assign(new Error(`${code}: injected failure of ${step}`), { code, syscall: step });
     }
     return undefined;
   };
   return {
     ...base,
     openSync: (path, flags) => {
-      const err = fault('open');
+      const err = fault('open', path);
       if (err) throw err;
-      return base.openSync(path, flags);
+      const fd = base.openSync(path, flags);
+      paths.set(fd, path);
+      return fd;
+    },
+    closeSync: (fd) => {
+      paths.delete(fd);
+      base.closeSync(fd);
     },
     writeSync: (fd, data, offset) => {
-      const err = fault('write');
+      const err = fault('write', paths.get(fd));
       if (err) {
         const bytes = typeof data === 'string' ? Buffer.from(data) : data.subarray(offset ?? 0);
         base.writeSync(fd, bytes.subarray(0, Math.floor(bytes.length / 2)), 0);
@@ -66,12 +75,12 @@ export function faultInjectingFs(controlPath: string, base: StoreFs = realFs): S
       return base.writeSync(fd, data, offset);
     },
     fsyncSync: (fd) => {
-      const err = fault('fsync');
+      const err = fault('fsync', paths.get(fd));
       if (err) throw err;
       base.fsyncSync(fd);
     },
     fsync: async (fd) => {
-      const err = fault('fsync');
+      const err = fault('fsync', paths.get(fd));
       if (err) throw err;
       await base.fsync(fd);
     },

@@ -12,7 +12,7 @@ import { authenticate } from '../gateway/mount.js';
 import { EVENTS, type EventRecord } from '../resources/events/outbox.js';
 import type { Environment } from '../resources/merchants/records.js';
 import { type DeliveryRecord, type StoredAttempt } from './records.js';
-import { REQUEST_LOG, type RequestLogRecord } from '../request-log/records.js';
+import type { RequestLogRecord } from '../request-log/records.js';
 
 // GET /emulator/stream: the live feed of a merchant key's events and delivery attempts, as
 // Server-Sent Events (the protocol is in README.md, "Webhooks").
@@ -95,6 +95,7 @@ export class StreamHub {
   private readonly clients = new Set<Client>();
   private lastCursor = '';
   private unsubscribe: (() => void) | undefined;
+  private unlog: (() => void) | undefined;
   private pinger: NodeJS.Timeout | undefined;
 
   constructor(private readonly services: Services) {}
@@ -103,6 +104,7 @@ export class StreamHub {
     // A stamp above everything stored: only what is committed from now on is "new".
     this.lastCursor = this.services.stamps.next();
     this.unsubscribe = this.services.store.onCommit((ops) => this.onCommit(ops));
+    this.unlog = this.services.requestLog.onEntry((r) => this.onRequestLogged(r));
     this.pinger = setInterval(() => this.broadcast(': ping\n\n'), PING_INTERVAL_MS);
     this.pinger.unref();
   }
@@ -111,6 +113,8 @@ export class StreamHub {
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.unlog?.();
+    this.unlog = undefined;
     if (this.pinger) clearInterval(this.pinger);
     for (const c of this.clients) c.res.end();
     this.clients.clear();
@@ -180,18 +184,19 @@ export class StreamHub {
     return out.sort((a, b) => (a.cursor < b.cursor ? -1 : a.cursor > b.cursor ? 1 : 0));
   }
 
+  /**
+   * A request was logged: the dashboard's Logs page re-renders on it. Dashboard feed only, with
+   * no id: line, so it never moves a merchant stream's Last-Event-ID cursor.
+   */
+  private onRequestLogged(r: RequestLogRecord): void {
+    let text: string | undefined;
+    for (const client of this.clients) if (client.merchantId === null) this.write(client, (text ??= `event: request\ndata: ${JSON.stringify({ id: r.id, status: r.status })}\n\n`));
+  }
+
   private onCommit(ops: readonly Op[]): void {
     const fresh: Message[] = [];
-    let logged = '';
     for (const op of ops) {
       if (!op.v) continue;
-      if (op.c === REQUEST_LOG.name) {
-        // The dashboard's Logs page re-renders on it. Dashboard feed only, with no id: line, so
-        // it never moves a merchant stream's Last-Event-ID cursor.
-        const r = op.v as RequestLogRecord;
-        logged += `event: request\ndata: ${JSON.stringify({ id: r.id, status: r.status })}\n\n`;
-        continue;
-      }
       if (op.c === EVENTS.name) {
         const e = op.v as EventRecord;
         if (e.created_at > this.lastCursor) fresh.push(eventMessage(e));
@@ -200,7 +205,6 @@ export class StreamHub {
         for (let i = d.attempts.length - 1; i >= 0 && (d.attempts[i].cursor ?? '') > this.lastCursor; i--) fresh.push(attemptMessage(d, d.attempts[i]));
       }
     }
-    if (logged) for (const client of this.clients) if (client.merchantId === null) this.write(client, logged);
     if (fresh.length === 0) return;
     fresh.sort((a, b) => (a.cursor < b.cursor ? -1 : 1));
     this.lastCursor = fresh[fresh.length - 1].cursor;

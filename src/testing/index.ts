@@ -1,4 +1,4 @@
-import { startEmulator as startServer, type ReadyInfo, type RunningEmulator, type ClockMode, DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord, type Logger, type StoredRecord, type WorldSnapshot, type Fault, type FaultLogEntry, type Collection, requestsOf, waitForRequest, writePendingRequests, waitForRecord, type RequestLogEntry, type RequestLogFilter } from '../../emulator/index.js';
+import { startEmulator as startServer, type ReadyInfo, type RunningEmulator, type ClockMode, DELIVERIES, EVENTS, type DeliveryRecord, type EventRecord, type Logger, type StoredRecord, type WorldSnapshot, type Fault, type FaultLogEntry, type Collection, requestsOf, waitForRequest, waitForRecord, type RequestLogEntry, type RequestLogFilter } from '../../emulator/index.js';
 import { parseDuration, parseRateLimit } from '../../contract/formats.js';
 import { ControlApi } from '../client/control.js';
 import type { FaultInput } from '../../contract/faults.js';
@@ -172,14 +172,13 @@ function handle(running: RunningEmulator): TestEmulator {
       apply: async (preset) => (await control.post<{ faults: Fault[] }>(`/faults/presets/${encodeURIComponent(preset)}/apply`)).data.faults,
       clear: async () => void (await control.post('/faults/clear')),
     },
-    requests: (filter) => requestsOf(services.store, filter),
-    waitForRequest: (predicate, opts) => waitForRequest(services.store, predicate, opts?.timeout ?? DEFAULT_WAIT_MS),
+    requests: (filter) => requestsOf(services.requestLog, filter),
+    waitForRequest: (predicate, opts) => waitForRequest(services.requestLog, predicate, opts?.timeout ?? DEFAULT_WAIT_MS),
     waitForEvent: (predicate, opts) => waitFor<EventRecord>(services.store, EVENTS, predicate, opts),
     waitForDelivery: (predicate, opts) => waitFor<DeliveryRecord>(services.store, DELIVERIES, predicate, opts),
     idle: () => running.deliveriesIdle(),
     reset: () => running.reset(),
-    // The request log's entries of the current turn go in first (request-log/record.ts).
-    snapshot: () => (writePendingRequests(services.store), running.snapshot()),
+    snapshot: () => running.snapshot(),
     // A plain Error for the test's own assertions (the emulator's ApiError carries HTTP fields).
     restore: (snapshot) => running.restore(snapshot).catch((err: Error) => Promise.reject(new Error(err.message))),
     close: () => (closed ??= running.close()),

@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { idem, KEYS, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
+import { waitForRequest } from '../../emulator/request-log/testing.js';
 
 // The request log over real HTTP: what a 422, a 409, a replay and an after-commit fault leave in
 // it, that no secret survives into it, its filters and paging, its bound, and that it is part of
@@ -89,6 +90,58 @@ test('an after-commit fault: the answer the client got, the fault that fired, th
   assert.equal(e.error_code, 'BAD_GATEWAY');
   assert.equal(e.fault, `${fault.id} after-commit status=502`);
   assert.equal(e.resources.filter((id: string) => id.startsWith('pl')).length, 1, `the kept link: ${JSON.stringify(e.resources)}`);
+});
+
+test('a duplicate sent while the first is in flight: its entry is the 409 with idempotency "in_flight"', async () => {
+  // The first request commits, then an after-commit latency fault holds its answer (and its key)
+  // until the manual clock moves; the fault log says when it is surely in flight.
+  const added = await fetch(`${emu.baseUrl}/_emulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ route: 'POST /v1/api/payment-links', kind: 'latency', latency: '1s', after_commit: true, times: 1 }),
+  });
+  assert.equal(added.status, 201);
+  const fault: any = (await added.json()).data;
+  const fired = async () => ((await control('/faults/log')).entries as any[]).some((e) => e.fault_id === fault.id);
+  const key = randomUUID();
+  const first = emu.request('POST', '/v1/api/payment-links', { body: LINK, idempotencyKey: key, headers: { 'x-trace-id': 'trc-held' } });
+  while (!(await fired())) await new Promise((r) => setImmediate(r));
+  const duplicate = await emu.request('POST', '/v1/api/payment-links', { body: LINK, idempotencyKey: key, headers: { 'x-trace-id': 'trc-in-flight' } });
+  assert.equal(duplicate.status, 409, duplicate.text);
+  assert.equal(duplicate.json.error.code, 'IDEMPOTENCY_IN_FLIGHT');
+  const refused = await byTrace('trc-in-flight');
+  assert.equal(refused.status, 409);
+  assert.equal(refused.error_code, 'IDEMPOTENCY_IN_FLIGHT');
+  assert.equal(refused.idempotency, 'in_flight');
+  assert.equal(refused.idempotency_key, key);
+  assert.deepEqual(refused.resources, []);
+  assert.equal((await control('/requests?trace_id=trc-held')).requests.length, 0, 'the held request is not answered yet');
+
+  const advanced = await fetch(`${emu.baseUrl}/_emulator/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ by: '1s' }) });
+  assert.equal(advanced.status, 200);
+  assert.equal((await first).status, 201);
+  const held = await byTrace('trc-held');
+  assert.equal(held.status, 201);
+  assert.equal(held.idempotency, null);
+  assert.equal(held.fault, `${fault.id} after-commit latency=1000ms`);
+  assert.ok(held.duration_ms >= 0);
+});
+
+test('an answer a fault cuts (a reset connection) is logged when the connection closes, naming the fault', async () => {
+  const added = await fetch(`${emu.baseUrl}/_emulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ route: 'GET /v1/api/payments', kind: 'reset', times: 1 }),
+  });
+  assert.equal(added.status, 201);
+  const fault: any = (await added.json()).data;
+  await assert.rejects(emu.request('GET', '/v1/api/payments', { headers: { 'x-trace-id': 'trc-cut' } }));
+  // The entry is made when the emulator's side of the connection closes: wait for that, not for time.
+  await waitForRequest(emu.services.requestLog, (e) => e.trace_id === 'trc-cut', 5_000);
+  const e = await byTrace('trc-cut');
+  assert.equal(e.fault, `${fault.id} reset`);
+  assert.equal(e.response_body, null);
+  assert.equal(e.path, '/v1/api/payments');
 });
 
 test('no byte of the log holds the API key, an endpoint secret, a card number or a PIN', async () => {

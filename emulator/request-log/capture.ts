@@ -1,0 +1,66 @@
+import type { KeyRecord } from '../resources/merchants/records.js';
+import { formatMicros } from '../ids.js';
+import type { RequestLogRecord } from './records.js';
+import { redactBody, redactValue } from './redact.js';
+import { idOf } from './entry-text.js';
+
+// What the request log takes from an answered request (record.ts) before it is an entry:
+// references only, no text made yet. The log turns a batch of them into entries shortly after
+// (log.ts): redaction and encoding run then, many at a time, off the request's own path. A
+// capture lives a few milliseconds; nothing of it is kept.
+
+export interface Captured {
+  /** The entry's stamp (`at`), µs since the epoch. */
+  micros: number;
+  at_ms: number;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  key: KeyRecord | undefined;
+  idempotency_key: string | null;
+  replayed: boolean;
+  trace_id: string;
+  fault: string | null;
+  /** The parsed request body (express's req.body), redacted when the entry is made. */
+  request: unknown;
+  /** The answer's body as sent; null when it was cut (a fault). */
+  response: string | null;
+  resources: string[];
+}
+
+/** The entry of a captured request, redacted. */
+export function entryOf(c: Captured): RequestLogRecord {
+  const at = formatMicros(c.micros);
+  const errorCode = c.status >= 400 && c.response ? codeOf(c.response) : null;
+  return {
+    id: idOf(at),
+    at,
+    at_ms: c.at_ms,
+    method: c.method,
+    path: c.path,
+    status: c.status,
+    duration_ms: c.duration_ms,
+    key_name: c.key?.name ?? null,
+    key_last4: c.key ? c.key.key.slice(-4) : null,
+    merchant_id: c.key?.merchant_id ?? null,
+    environment: c.key?.environment ?? null,
+    idempotency_key: c.idempotency_key,
+    idempotency: c.replayed ? 'replayed' : errorCode === 'IDEMPOTENCY_IN_FLIGHT' ? 'in_flight' : null,
+    trace_id: c.trace_id,
+    error_code: errorCode,
+    fault: c.fault,
+    request_body: redactValue(c.request),
+    response_body: redactBody(c.response),
+    resources: c.resources,
+  };
+}
+
+function codeOf(body: string): string | null {
+  try {
+    const code = (JSON.parse(body) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' ? code : null;
+  } catch {
+    return null;
+  }
+}

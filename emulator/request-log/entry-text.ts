@@ -1,0 +1,115 @@
+import { formatMicros } from '../ids.js';
+import type { RequestLogRecord } from './records.js';
+
+// One request log entry as bytes: how the log keeps it in memory (log.ts) and on disk
+// (log-file.ts), the same bytes in both places.
+//
+//   <head>\t<request body><response body>\n
+//
+// <head> is a JSON array of the entry's other fields (`at` as µs since the epoch), ending with the
+// byte lengths of the two bodies (-1 for no body). The bodies follow as they are (JSON text, already redacted), not
+// as JSON strings: making an entry escapes no body, and reading one unescapes none. A head
+// holds no raw tab or newline (JSON.stringify escapes them), so a reader finds where the
+// bodies start; the lengths say where they end, so a body may hold any byte. Bodies from the
+// API are JSON without raw newlines, so in practice an entry is one line of text.
+
+const VERSION = 1;
+const TAB = 9;
+const NEWLINE = 10;
+
+/**
+ * The entry's text; `micros` is its `at`. `at` and the id are left out when they are what
+ * `micros` gives (`made`: the emulator made the entry, so they are), as every entry the emulator
+ * makes has them: only a restored world's may differ.
+ */
+export function encodeEntry(r: RequestLogRecord, micros: number, made: boolean): string {
+  const request = r.request_body;
+  const response = r.response_body;
+  const canonicalAt = made || r.at === formatMicros(micros);
+  const head = JSON.stringify([
+    VERSION,
+    made || (canonicalAt && r.id === idOf(r.at)) ? null : r.id,
+    canonicalAt ? null : r.at,
+    micros,
+    r.at_ms,
+    r.method,
+    r.path,
+    r.status,
+    r.duration_ms,
+    r.key_name,
+    r.key_last4,
+    r.merchant_id,
+    r.environment,
+    r.idempotency_key,
+    r.idempotency,
+    r.trace_id,
+    r.error_code,
+    r.fault,
+    r.resources,
+    request === null ? -1 : Buffer.byteLength(request),
+    response === null ? -1 : Buffer.byteLength(response),
+  ]);
+  return `${head}\t${request ?? ''}${response ?? ''}\n`;
+}
+
+/** The id the emulator gives an entry stamped `at`: req_ and the digits of `at`. */
+export const idOf = (at: string) =>
+  // The usual shape (2026-11-25T17:55:31.874003Z) by slices: a third of the regex's time.
+  at.length === 27 && at.charCodeAt(26) === 90
+    ? `req_${at.slice(0, 4)}${at.slice(5, 7)}${at.slice(8, 10)}${at.slice(11, 13)}${at.slice(14, 16)}${at.slice(17, 19)}${at.slice(20, 26)}`
+    : `req_${at.replace(/\D/g, '')}`;
+
+type Head = [number, string | null, string | null, number, number, string, string, number, number, string | null, string | null, string | null, RequestLogRecord['environment'], string | null, RequestLogRecord['idempotency'], string, string | null, string | null, string[], number, number];
+
+/**
+ * The entry whose text starts at `start` of `buf`, and where it ends (after its newline); null
+ * when no whole, well-formed entry starts there (a torn or damaged one).
+ */
+export function decodeEntry(buf: Buffer, start: number, limit = buf.length): { record: RequestLogRecord; micros: number; end: number } | null {
+  const tab = buf.indexOf(TAB, start);
+  if (tab === -1 || tab >= limit) return null;
+  let head: Head;
+  try {
+    head = JSON.parse(buf.toString('utf8', start, tab)) as Head;
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(head) || head.length !== 21 || head[0] !== VERSION || !Number.isSafeInteger(head[3]) || typeof head[4] !== 'number' || typeof head[7] !== 'number') return null;
+  const [, id, storedAt, micros, atMs, method, path, status, durationMs, keyName, keyLast4, merchantId, environment, idemKey, idempotency, traceId, errorCode, fault, resources, requestBytes, responseBytes] = head;
+  const requestStart = tab + 1;
+  const responseStart = requestStart + Math.max(requestBytes, 0);
+  const end = responseStart + Math.max(responseBytes, 0);
+  if (!Number.isInteger(requestBytes) || !Number.isInteger(responseBytes) || end >= limit || buf[end] !== NEWLINE) return null;
+  const at = storedAt ?? formatMicros(micros);
+  return {
+    micros,
+    record: {
+      id: id ?? idOf(at),
+      at,
+      at_ms: atMs,
+      method,
+      path,
+      status,
+      duration_ms: durationMs,
+      key_name: keyName,
+      key_last4: keyLast4,
+      merchant_id: merchantId,
+      environment,
+      idempotency_key: idemKey,
+      idempotency,
+      trace_id: traceId,
+      error_code: errorCode,
+      fault,
+      request_body: requestBytes < 0 ? null : buf.toString('utf8', requestStart, responseStart),
+      response_body: responseBytes < 0 ? null : buf.toString('utf8', responseStart, end),
+      resources,
+    },
+    end: end + 1,
+  };
+}
+
+/** Where the next entry may start after damage at `from`: past the next newline (-1: none). */
+export function nextLine(buf: Buffer, from: number, limit = buf.length): number {
+  const nl = buf.indexOf(NEWLINE, from);
+  return nl === -1 || nl >= limit ? -1 : nl + 1;
+}
