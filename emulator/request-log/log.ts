@@ -324,36 +324,26 @@ export class RequestLog {
   /** Doubles the ring (a power of two: slots are seq & mask). */
   private grow(): void {
     const capacity = Math.max(1024, this.chunk.length * 2);
-    const old = { mask: this.mask, micros: this.micros, atMs: this.atMs, status: this.statusCode, offset: this.offset, bytes: this.bytes, chunk: this.chunk, method: this.method, path: this.path, trace: this.trace, keyName: this.keyName, environment: this.environment, customId: this.customId };
-    this.mask = capacity - 1;
-    this.micros = new Float64Array(capacity);
-    this.atMs = new Float64Array(capacity);
-    this.statusCode = new Float64Array(capacity);
-    this.offset = new Int32Array(capacity);
-    this.bytes = new Int32Array(capacity);
-    this.chunk = new Array<Buffer | undefined>(capacity);
-    this.method = new Array<string>(capacity);
-    this.path = new Array<string>(capacity);
-    this.trace = new Array<string>(capacity);
-    this.keyName = new Array<string | null>(capacity);
-    this.environment = new Array<RequestLogRecord['environment']>(capacity);
-    this.customId = new Array<string | undefined>(capacity);
-    for (let seq = this.head; seq < this.tail; seq++) {
-      const from = seq & old.mask;
-      const to = seq & this.mask;
-      this.micros[to] = old.micros[from];
-      this.atMs[to] = old.atMs[from];
-      this.statusCode[to] = old.status[from];
-      this.offset[to] = old.offset[from];
-      this.bytes[to] = old.bytes[from];
-      this.chunk[to] = old.chunk[from];
-      this.method[to] = old.method[from];
-      this.path[to] = old.path[from];
-      this.trace[to] = old.trace[from];
-      this.keyName[to] = old.keyName[from];
-      this.environment[to] = old.environment[from];
-      this.customId[to] = old.customId[from];
-    }
+    const { head, tail, mask } = this;
+    const to = capacity - 1;
+    // Each column into one twice as long, every kept entry at its new slot.
+    const move = <A extends { [i: number]: unknown }>(old: A, fresh: A): A => {
+      for (let seq = head; seq < tail; seq++) fresh[seq & to] = old[seq & mask];
+      return fresh;
+    };
+    this.micros = move(this.micros, new Float64Array(capacity));
+    this.atMs = move(this.atMs, new Float64Array(capacity));
+    this.statusCode = move(this.statusCode, new Float64Array(capacity));
+    this.offset = move(this.offset, new Int32Array(capacity));
+    this.bytes = move(this.bytes, new Int32Array(capacity));
+    this.chunk = move(this.chunk, new Array<Buffer | undefined>(capacity));
+    this.method = move(this.method, new Array<string>(capacity));
+    this.path = move(this.path, new Array<string>(capacity));
+    this.trace = move(this.trace, new Array<string>(capacity));
+    this.keyName = move(this.keyName, new Array<string | null>(capacity));
+    this.environment = move(this.environment, new Array<RequestLogRecord['environment']>(capacity));
+    this.customId = move(this.customId, new Array<string | undefined>(capacity));
+    this.mask = to;
   }
 
   /** Forgets the oldest entry (its chunk is freed by the collector once no entry is in it). */

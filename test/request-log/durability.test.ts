@@ -1,9 +1,9 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { idem, request, startTestEmulator, tempDir } from '../helpers/emulator.js';
-import { svcProcesses } from '../helpers/svc-process.js';
+import { svcProcesses, type SvcProcess, type SvcProcesses } from '../helpers/svc-process.js';
 import { FileStore } from '../../emulator/store/file-store.js';
 import { REQUEST_LOG, type RequestLogRecord } from '../../emulator/request-log/records.js';
 
@@ -34,13 +34,29 @@ async function allEntries(base: string): Promise<any[]> {
   }
 }
 
+/** A fresh data dir and the test's emulator processes, both cleaned up however the test ends. */
+async function inDataDir(t: TestContext, prefix: string, body: (dataDir: string, procs: SvcProcesses) => Promise<void>): Promise<void> {
+  const dataDir = tempDir(prefix);
+  const procs = svcProcesses(t.signal);
+  try {
+    await body(dataDir, procs);
+  } finally {
+    await procs.end();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(`${dataDir}-faults`, { force: true });
+  }
+}
+
+async function stopCleanly(svc: SvcProcess): Promise<void> {
+  svc.child.kill('SIGTERM');
+  assert.equal(await svc.done, 0);
+}
+
 const logStatus = async (base: string) => (await control(base, 'GET', '/metrics')).request_log as { entries: number; unwritten: number; write_error: string | null };
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
-test('kill -9 under load: every acknowledged write is kept; the log loads and lost only its newest entries', async (t) => {
-  const dataDir = tempDir('svc-log-kill-');
-  const procs = svcProcesses(t.signal);
-  try {
+test('kill -9 under load: every acknowledged write is kept; the log loads and lost only its newest entries', (t) =>
+  inDataDir(t, 'svc-log-kill-', async (dataDir, procs) => {
     const svc = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off']);
     const base = svc.ready.base_url;
     const acked = new Map<string, { id: string; created_at: string }>();
@@ -95,19 +111,13 @@ test('kill -9 under load: every acknowledged write is kept; the log loads and lo
     const lost = [...acked.keys()].filter((trace) => !logged.has(trace)).length;
     assert.ok(lost <= 384, `${lost} entries lost`);
     assert.doesNotMatch(again.stderr(), /damaged/);
-    again.child.kill('SIGTERM');
-    assert.equal(await again.done, 0);
-  } finally {
-    await procs.end();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+    await stopCleanly(again);
+  }),
+);
 
-test("the disk refuses the log's files: answers and store writes go on, the failure is reported once, the entries are written when it takes them again; a kill -9 meanwhile loses only them", async (t) => {
-  const dataDir = tempDir('svc-log-enospc-');
-  const faults = `${dataDir}-faults`;
-  const procs = svcProcesses(t.signal);
-  try {
+test("the disk refuses the log's files: answers and store writes go on, the failure is reported once, the entries are written when it takes them again; a kill -9 meanwhile loses only them", (t) =>
+  inDataDir(t, 'svc-log-enospc-', async (dataDir, procs) => {
+    const faults = `${dataDir}-faults`;
     const svc = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off'], { SVC_TEST_STORE_FAULTS: faults });
     const base = svc.ready.base_url;
     const links = new Map<string, string>();
@@ -155,23 +165,15 @@ test("the disk refuses the log's files: answers and store writes go on, the fail
     assert.deepEqual(logged, expected);
     // The refused appends left no torn piece behind (the files load whole).
     assert.doesNotMatch(again.stderr(), /damaged/);
-    again.child.kill('SIGTERM');
-    assert.equal(await again.done, 0);
-  } finally {
-    await procs.end();
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(faults, { force: true });
-  }
-});
+    await stopCleanly(again);
+  }),
+);
 
-test('a torn last entry is cut off at the next start; a damaged entry in between is skipped with a warning', async (t) => {
-  const dataDir = tempDir('svc-log-torn-');
-  const procs = svcProcesses(t.signal);
-  try {
+test('a torn last entry is cut off at the next start; a damaged entry in between is skipped with a warning', (t) =>
+  inDataDir(t, 'svc-log-torn-', async (dataDir, procs) => {
     const first = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet']);
     for (let i = 0; i < 3; i++) assert.equal((await request(first.ready.base_url, 'GET', '/v1/api/payments', { headers: { 'x-trace-id': `trc-torn-${i}` } })).status, 200);
-    first.child.kill('SIGTERM');
-    assert.equal(await first.done, 0);
+    await stopCleanly(first);
 
     const files = readdirSync(join(dataDir, LOG_DIR));
     assert.equal(files.length, 1, files.join());
@@ -190,18 +192,12 @@ test('a torn last entry is cut off at the next start; a damaged entry in between
     );
     assert.match(again.stderr(), /request log: 1 damaged entry in .* skipped/);
     assert.equal(statSync(file).size, damagedSize - (firstEnd - 20), 'the torn tail was cut off');
-    again.child.kill('SIGTERM');
-    assert.equal(await again.done, 0);
-  } finally {
-    await procs.end();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+    await stopCleanly(again);
+  }),
+);
 
-test("a reset's log does not come back after a kill -9; a restored world's log does", async (t) => {
-  const dataDir = tempDir('svc-log-reset-');
-  const procs = svcProcesses(t.signal);
-  try {
+test("a reset's log does not come back after a kill -9; a restored world's log does", (t) =>
+  inDataDir(t, 'svc-log-reset-', async (dataDir, procs) => {
     const svc = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet']);
     const base = svc.ready.base_url;
     for (let i = 0; i < 3; i++) assert.equal((await request(base, 'GET', '/v1/api/payments', { headers: { 'x-trace-id': `trc-world-${i}` } })).status, 200);
@@ -223,13 +219,9 @@ test("a reset's log does not come back after a kill -9; a restored world's log d
       ['trc-world-2', 'trc-world-1', 'trc-world-0'],
     );
     assert.equal(readdirSync(join(dataDir, LOG_DIR)).length, 1, "only the restored world's file is left");
-    afterRestore.child.kill('SIGTERM');
-    assert.equal(await afterRestore.done, 0);
-  } finally {
-    await procs.end();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+    await stopCleanly(afterRestore);
+  }),
+);
 
 test('a request log left without its store (the store files deleted) is not the new world\'s log', async () => {
   const dataDir = tempDir('svc-log-orphan-');
