@@ -1,8 +1,6 @@
 import type { KeyRecord } from '../resources/merchants/records.js';
-import { formatMicros } from '../ids.js';
-import type { RequestLogRecord } from './records.js';
 import { redactBody, redactValue } from './redact.js';
-import { idOf } from './entry-text.js';
+import { entryText, type EntryText } from './entry-text.js';
 
 // What the request log takes from an answered request (record.ts) before it is an entry:
 // references only, no text made yet. The log turns a batch of them into entries shortly after
@@ -29,31 +27,33 @@ export interface Captured {
   resources: string[];
 }
 
-/** The entry of a captured request, redacted. */
-export function entryOf(c: Captured): RequestLogRecord {
-  const at = formatMicros(c.micros);
+/** The entry of a captured request as text, its bodies redacted. */
+export function capturedText(c: Captured): EntryText {
   const errorCode = c.status >= 400 && c.response ? codeOf(c.response) : null;
-  return {
-    id: idOf(at),
-    at,
-    at_ms: c.at_ms,
-    method: c.method,
-    path: c.path,
-    status: c.status,
-    duration_ms: c.duration_ms,
-    key_name: c.key?.name ?? null,
-    key_last4: c.key ? c.key.key.slice(-4) : null,
-    merchant_id: c.key?.merchant_id ?? null,
-    environment: c.key?.environment ?? null,
-    idempotency_key: c.idempotency_key,
-    idempotency: c.replayed ? 'replayed' : errorCode === 'IDEMPOTENCY_IN_FLIGHT' ? 'in_flight' : null,
-    trace_id: c.trace_id,
-    error_code: errorCode,
-    fault: c.fault,
-    request_body: redactValue(c.request),
-    response_body: redactBody(c.response),
-    resources: c.resources,
-  };
+  return entryText(
+    {
+      id: null,
+      at: null,
+      micros: c.micros,
+      at_ms: c.at_ms,
+      method: c.method,
+      path: c.path,
+      status: c.status,
+      duration_ms: c.duration_ms,
+      key_name: c.key?.name ?? null,
+      key_last4: c.key ? c.key.key.slice(-4) : null,
+      merchant_id: c.key?.merchant_id ?? null,
+      environment: c.key?.environment ?? null,
+      idempotency_key: c.idempotency_key,
+      idempotency: c.replayed ? 'replayed' : errorCode === 'IDEMPOTENCY_IN_FLIGHT' ? 'in_flight' : null,
+      trace_id: c.trace_id,
+      error_code: errorCode,
+      fault: c.fault,
+      resources: c.resources,
+    },
+    redactValue(c.request),
+    redactBody(c.response),
+  );
 }
 
 function codeOf(body: string): string | null {

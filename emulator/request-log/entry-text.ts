@@ -18,38 +18,56 @@ const TAB = 9;
 const NEWLINE = 10;
 
 /**
- * The entry's text; `micros` is its `at`. `at` and the id are left out when they are what
- * `micros` gives (`made`: the emulator made the entry, so they are), as every entry the emulator
- * makes has them: only a restored world's may differ.
+ * An entry's fields as its head keeps them: the record's, `at` as µs since the epoch (`micros`),
+ * and `at` and `id` themselves only when they are not what `micros` gives (null: they are), as
+ * for every entry the emulator makes; only a restored world's may differ.
  */
-export function encodeEntry(r: RequestLogRecord, micros: number, made: boolean): string {
-  const request = r.request_body;
-  const response = r.response_body;
-  const canonicalAt = made || r.at === formatMicros(micros);
+export type EntryFields = Omit<RequestLogRecord, 'id' | 'at' | 'request_body' | 'response_body'> & { id: string | null; at: string | null; micros: number };
+
+/** An entry's text in its parts (written into memory one after the other, never joined). */
+export interface EntryText {
+  fields: EntryFields;
+  head: string;
+  request: string | null;
+  response: string | null;
+  requestBytes: number;
+  responseBytes: number;
+}
+
+export function entryText(f: EntryFields, request: string | null, response: string | null): EntryText {
+  const requestBytes = request === null ? -1 : Buffer.byteLength(request);
+  const responseBytes = response === null ? -1 : Buffer.byteLength(response);
   const head = JSON.stringify([
     VERSION,
-    made || (canonicalAt && r.id === idOf(r.at)) ? null : r.id,
-    canonicalAt ? null : r.at,
-    micros,
-    r.at_ms,
-    r.method,
-    r.path,
-    r.status,
-    r.duration_ms,
-    r.key_name,
-    r.key_last4,
-    r.merchant_id,
-    r.environment,
-    r.idempotency_key,
-    r.idempotency,
-    r.trace_id,
-    r.error_code,
-    r.fault,
-    r.resources,
-    request === null ? -1 : Buffer.byteLength(request),
-    response === null ? -1 : Buffer.byteLength(response),
+    f.id,
+    f.at,
+    f.micros,
+    f.at_ms,
+    f.method,
+    f.path,
+    f.status,
+    f.duration_ms,
+    f.key_name,
+    f.key_last4,
+    f.merchant_id,
+    f.environment,
+    f.idempotency_key,
+    f.idempotency,
+    f.trace_id,
+    f.error_code,
+    f.fault,
+    f.resources,
+    requestBytes,
+    responseBytes,
   ]);
-  return `${head}\t${request ?? ''}${response ?? ''}\n`;
+  return { fields: f, head, request, response, requestBytes, responseBytes };
+}
+
+/** A whole record's text (a restored world's, an older data dir's); `micros` is its `at`. */
+export function recordText(r: RequestLogRecord, micros: number): EntryText {
+  const canonicalAt = r.at === formatMicros(micros);
+  const { request_body: request, response_body: response, ...fields } = r;
+  return entryText({ ...fields, micros, at: canonicalAt ? null : r.at, id: canonicalAt && r.id === idOf(r.at) ? null : r.id }, request, response);
 }
 
 /** The id the emulator gives an entry stamped `at`: req_ and the digits of `at`. */
@@ -65,7 +83,7 @@ type Head = [number, string | null, string | null, number, number, string, strin
  * The entry whose text starts at `start` of `buf`, and where it ends (after its newline); null
  * when no whole, well-formed entry starts there (a torn or damaged one).
  */
-export function decodeEntry(buf: Buffer, start: number, limit = buf.length): { record: RequestLogRecord; micros: number; end: number } | null {
+export function decodeEntry(buf: Buffer, start: number, limit = buf.length): { record: RequestLogRecord; micros: number; customId: string | null; end: number } | null {
   const tab = buf.indexOf(TAB, start);
   if (tab === -1 || tab >= limit) return null;
   let head: Head;
@@ -83,6 +101,7 @@ export function decodeEntry(buf: Buffer, start: number, limit = buf.length): { r
   const at = storedAt ?? formatMicros(micros);
   return {
     micros,
+    customId: id,
     record: {
       id: id ?? idOf(at),
       at,

@@ -1,8 +1,8 @@
 import { formatMicros, parseMicros } from '../ids.js';
 import type { Logger } from '../services.js';
 import type { StoreFs } from '../store/store-fs.js';
-import { decodeEntry, encodeEntry, idOf, nextLine } from './entry-text.js';
-import { entryOf, type Captured } from './capture.js';
+import { decodeEntry, idOf, nextLine, recordText, type EntryText } from './entry-text.js';
+import { capturedText, type Captured } from './capture.js';
 import { LogFile } from './log-file.js';
 import type { RequestLogRecord } from './records.js';
 
@@ -37,7 +37,9 @@ export interface LoggedRequest {
   seq: number;
 }
 
-type Listener = (record: RequestLogRecord) => void;
+type Listener = (entry: LoggedRequest) => void;
+/** What the columns keep of an entry. */
+type Filed = Pick<RequestLogRecord, 'at_ms' | 'status' | 'method' | 'path' | 'trace_id' | 'key_name' | 'environment'>;
 
 export interface RequestLogOptions {
   /** --request-log N: the most entries kept; 0 records nothing (entries already there stay). */
@@ -51,12 +53,15 @@ export interface RequestLogOptions {
 
 /** Memory for entries' text comes in chunks this big (an entry bigger than that gets its own). */
 const CHUNK_BYTES = 1 << 20;
+const SPARE_CHUNKS = 2;
 /** Waiting entries are written to disk once this many wait, or FLUSH_MS after the first. */
 const FLUSH_ENTRIES = 256;
 const FLUSH_MS = 250;
 /** Captured requests become entries once this many wait, or SETTLE_MS after the first. */
 const SETTLE_CAPTURES = 128;
 const SETTLE_MS = 10;
+const TAB = 9;
+const NEWLINE = 10;
 
 export class RequestLog {
   // The entries, a ring of columns: entry `seq` (0, 1, 2, … for the log's life) is at slot
@@ -79,8 +84,13 @@ export class RequestLog {
   /** An id that is not the one `at` gives (a restored world's), by slot; almost always empty. */
   private customId: Array<string | undefined> = [];
 
-  /** Where new entries' text goes. */
-  private current: Buffer | null = null;
+  /**
+   * The chunks new entries' text went to, oldest first (the last is being filled), each with the
+   * seq of its last entry; a chunk whose entries have all left is used again (a fresh 1 MiB of
+   * memory costs page faults, and freeing it a collection), up to SPARE_CHUNKS kept spare.
+   */
+  private chunks: Array<{ buf: Buffer; last: number }> = [];
+  private spare: Buffer[] = [];
   private used = 0;
 
   private readonly listeners = new Set<Listener>();
@@ -139,19 +149,20 @@ export class RequestLog {
     this.captured = [];
     try {
       for (const c of batch) {
-        let record: RequestLogRecord;
         try {
-          record = entryOf(c);
-          this.put(record, c.micros, true, encodeEntry(record, c.micros, true));
+          const text = capturedText(c);
+          this.put(c.micros, undefined, { at_ms: c.at_ms, status: c.status, method: c.method, path: c.path, trace_id: c.trace_id, key_name: c.key?.name ?? null, environment: c.key?.environment ?? null }, text);
         } catch (err) {
           // The log is a witness: an entry that cannot be made costs the entry, not the answer.
           this.options.log.warn(`request log: entry not kept (${(err as Error).message})`);
           continue;
         }
         this.cut();
+        if (this.listeners.size === 0) continue;
+        const entry = this.view(this.tail - 1);
         for (const listener of this.listeners) {
           try {
-            listener(record);
+            listener(entry);
           } catch (err) {
             console.error('[emulator] a request log listener failed (the entry itself is kept):', err);
           }
@@ -163,7 +174,7 @@ export class RequestLog {
     this.scheduleWrite();
   }
 
-  /** Called with every entry added from now on (the live stream, waitForRequest, the scheduler). */
+  /** Called with every entry added from now on (the live stream, waitForRequest, the scheduler); `read` gives the whole entry. */
   onEntry(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -197,11 +208,16 @@ export class RequestLog {
     return decodeEntry(this.chunk[slot]!, this.offset[slot], this.offset[slot] + this.bytes[slot])!.record;
   }
 
+  /** The entry's id (without parsing it). */
+  idOf(entry: Pick<LoggedRequest, 'seq'>): string {
+    const slot = entry.seq & this.mask;
+    return this.customId[slot] ?? idOf(formatMicros(this.micros[slot]));
+  }
+
   get(id: string): RequestLogRecord | undefined {
     this.settle();
     for (let seq = this.tail - 1; seq >= this.head; seq--) {
-      const slot = seq & this.mask;
-      if ((this.customId[slot] ?? idOf(formatMicros(this.micros[slot]))) === id) return this.read({ seq });
+      if (this.idOf({ seq }) === id) return this.read({ seq });
     }
     return undefined;
   }
@@ -236,7 +252,10 @@ export class RequestLog {
     while (this.count > 0) this.drop();
     const sorted = records.map((record) => ({ record, micros: parseMicros(record.at) })).sort((a, b) => a.micros - b.micros);
     const { limit } = this.options;
-    for (const { record, micros } of limit > 0 ? sorted.slice(-limit) : sorted) this.put(record, micros, false, encodeEntry(record, micros, false));
+    for (const { record, micros } of limit > 0 ? sorted.slice(-limit) : sorted) {
+      const text = recordText(record, micros);
+      this.put(micros, text.fields.id ?? undefined, record, text);
+    }
     const written = this.file?.startWorld(this.parts(this.head), this.newest()?.micros ?? -Infinity) ?? true;
     this.written = written ? this.tail : this.head;
     if (!written) this.scheduleWrite();
@@ -288,36 +307,46 @@ export class RequestLog {
   }
 
   /**
-   * Files one entry at the tail: its text goes to the current chunk, unless its bytes are
-   * already in memory (`buf`, from a file read at start). `made`: the emulator made it now.
+   * Files one entry at the tail: `text` goes into the current chunk, unless the entry's bytes are
+   * already in memory (`buf`, a file read at start). `customId`: an id that is not the one
+   * `micros` gives (a restored world's).
    */
-  private put(r: RequestLogRecord, micros: number, made: boolean, text: string, buf?: Buffer, at?: number, length?: number): void {
-    if (buf === undefined) {
-      // A chunk has room when it can take the text at 3 bytes a character (UTF-8's most for one
-      // UTF-16 unit), or, failing that, its exact size.
-      if (this.current === null || (this.used + text.length * 3 > this.current.length && this.used + Buffer.byteLength(text) > this.current.length)) {
-        this.current = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, Buffer.byteLength(text)));
+  private put(micros: number, customId: string | undefined, f: Filed, text: EntryText | null, buf?: Buffer, at?: number, length?: number): void {
+    if (text !== null) {
+      const headBytes = Buffer.byteLength(text.head);
+      const total = headBytes + Math.max(text.requestBytes, 0) + Math.max(text.responseBytes, 0) + 2;
+      let current = this.chunks[this.chunks.length - 1];
+      if (current === undefined || this.used + total > current.buf.length) {
+        current = { buf: (total <= CHUNK_BYTES && this.spare.pop()) || Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, total)), last: 0 };
+        this.chunks.push(current);
         this.used = 0;
       }
-      buf = this.current;
+      current.last = this.tail;
+      // The parts one after the other (joining them first would copy the bodies once more).
+      buf = current.buf;
       at = this.used;
-      length = buf.write(text, at);
-      this.used += length;
+      let o = at + buf.write(text.head, at);
+      buf[o++] = TAB;
+      if (text.request !== null) o += buf.write(text.request, o);
+      if (text.response !== null) o += buf.write(text.response, o);
+      buf[o++] = NEWLINE;
+      length = o - at;
+      this.used = o;
     }
     if (this.count === this.chunk.length) this.grow();
     const slot = this.tail & this.mask;
     this.micros[slot] = micros;
-    this.atMs[slot] = r.at_ms;
-    this.statusCode[slot] = r.status;
+    this.atMs[slot] = f.at_ms;
+    this.statusCode[slot] = f.status;
     this.offset[slot] = at!;
     this.bytes[slot] = length!;
     this.chunk[slot] = buf;
-    this.method[slot] = r.method;
-    this.path[slot] = r.path;
-    this.trace[slot] = r.trace_id;
-    this.keyName[slot] = r.key_name;
-    this.environment[slot] = r.environment;
-    this.customId[slot] = made || r.id === idOf(formatMicros(micros)) ? undefined : r.id;
+    this.method[slot] = f.method;
+    this.path[slot] = f.path;
+    this.trace[slot] = f.trace_id;
+    this.keyName[slot] = f.key_name;
+    this.environment[slot] = f.environment;
+    this.customId[slot] = customId;
     this.tail++;
   }
 
@@ -354,6 +383,10 @@ export class RequestLog {
     this.trace[slot] = '';
     this.customId[slot] = undefined;
     this.head++;
+    while (this.chunks.length > 1 && this.chunks[0].last < this.head) {
+      const { buf } = this.chunks.shift()!;
+      if (buf.length === CHUNK_BYTES && this.spare.length < SPARE_CHUNKS) this.spare.push(buf);
+    }
   }
 
   /** Keeps the newest `limit` entries (none dropped with a limit of 0: the log is off, not emptied). */
@@ -407,7 +440,7 @@ export class RequestLog {
     while (at < buf.length) {
       const entry = decodeEntry(buf, at);
       if (entry) {
-        this.put(entry.record, entry.micros, false, '', buf, at, entry.end - at);
+        this.put(entry.micros, entry.customId ?? undefined, entry.record, null, buf, at, entry.end - at);
         newest = entry.micros;
         at = entry.end;
         continue;

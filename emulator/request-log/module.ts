@@ -16,11 +16,12 @@ export const requestLogModule: ResourceModule = {
   routes: [],
   control: requestLogControlRoutes,
   subscribe: listenForWrites,
-  // Retention's sweep hears of new entries as of a store write (its due time may come forward).
+  // Retention's sweep hears of new entries as of a store write (its due time may come forward:
+  // it reads `at_ms`).
   start(services) {
     following.set(
       services,
-      services.requestLog.onEntry((r) => services.scheduler.noteWrites([{ c: REQUEST_LOG.name, id: r.id, v: r }])),
+      services.requestLog.onEntry((e) => services.scheduler.noteWrites([{ c: REQUEST_LOG.name, id: '', v: { id: '', at_ms: e.at_ms } }])),
     );
   },
   async stop(services) {

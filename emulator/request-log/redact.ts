@@ -1,7 +1,7 @@
 import { KEY_PATTERN } from '../../contract/keys.js';
 
 // What a request log body may never hold, and how it is taken out. Bodies are JSON text; the
-// common case (nothing sensitive in it) is one regex test and the text is kept as it is. When the
+// common case (nothing sensitive in it) is three quick tests and the text is kept as it is. When a
 // test hits (a field named like one below, a long digit run, a key), the JSON is parsed and walked:
 //   - a field named like a secret, a PIN, an OTP, a CVV or a password: its value becomes "[redacted]"
 //     (webhook endpoint secrets are the `secret` field of a create answer);
@@ -9,15 +9,22 @@ import { KEY_PATTERN } from '../../contract/keys.js';
 //     a card-number field: every digit but the last 4 becomes "*" (Luhn keeps most phone numbers
 //     and amounts readable);
 //   - an API key anywhere in a string: all but its last 4 characters are dropped.
-// Text that is not JSON is kept only when the same regex finds nothing in it.
+// Text that is not JSON is kept only when the same tests find nothing in it.
 
 export const REDACTED = '[redacted]';
 const MAX_BODY = 64 * 1024;
 
-// A field name that redaction acts on, followed by its colon, a run of 13 digits (what DIGIT_RUN
-// needs at least), or a key: value words ("card" in a list of payment methods) and shorter runs
-// (a UUID's hex) do not count, so most answers skip the parse.
-const SENSITIVE_TEXT = /"(?:[a-z0-9]+_)*(?:secret|pin|otp|cvv|cvc|password|number|pan|verification_code|code_hash)(?:_[a-z0-9]+)*"\s*:|\d(?:[ -]?\d){12}|svc_(?:test|live)_/i;
+// What sends a text to the parse and walk below: a field name that redaction acts on, followed
+// by its colon; a run of 13 digits (what DIGIT_RUN needs at least); a key. Value words ("card" in
+// a list of payment methods) and shorter runs (a UUID's hex) do not count, so most answers skip
+// the parse. Three tests, each looser than what the walk acts on (a field name is not required
+// to start at a part boundary; any "svc_"), so they never let through a text the walk would
+// change: together about half the time of one regex with all three alternatives, which tried
+// each of them at every character.
+const SENSITIVE_FIELD = /(?:secret|pin|otp|cvv|cvc|password|number|pan|verification_code|code_hash)(?:_[a-z0-9]+)*"\s*:/i;
+// From the start of a run only: starting again at each digit inside one re-read it.
+const LONG_DIGIT_RUN = /(?<!\d)\d(?:[ -]?\d){12}/;
+const looksSensitive = (text: string) => text.includes('svc_') || LONG_DIGIT_RUN.test(text) || SENSITIVE_FIELD.test(text);
 const SECRET_FIELD = /(^|_)(secret|pin|otp|cvv|cvc|password|code_hash|pin_hash)(_|$)|^(otp_code|verification_code)$/i;
 const CARD_FIELD = /(^|_)(card_number|number|pan)$/i;
 const DIGIT_RUN = /\d(?:[ -]?\d){12,18}/g;
@@ -54,13 +61,16 @@ function walk(value: unknown, field: string | null): unknown {
   return value;
 }
 
+/** A parsed JSON value as redacted JSON text, walked whole (what the quick tests spare most bodies). */
+export const redactJson = (value: unknown): string => JSON.stringify(walk(value, null));
+
 /** The body as the log keeps it: redacted JSON text, cut at 64 KB; null for no body. */
 export function redactBody(text: string | undefined | null): string | null {
   if (text === undefined || text === null || text === '') return null;
   let out = text;
-  if (SENSITIVE_TEXT.test(text)) {
+  if (looksSensitive(text)) {
     try {
-      out = JSON.stringify(walk(JSON.parse(text), null));
+      out = redactJson(JSON.parse(text));
     } catch {
       out = cleanString(text);
     }

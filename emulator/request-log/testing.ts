@@ -32,5 +32,5 @@ export function waitForRequest(log: RequestLog, predicate: (e: RequestLogEntry) 
   const existing = function* () {
     for (const r of log.oldestFirst()) yield toEntry(log.read(r));
   };
-  return waitForValue(existing(), (feed) => log.onEntry((r) => feed(toEntry(r))), predicate, timeout, 'request');
+  return waitForValue(existing(), (feed) => log.onEntry((e) => feed(toEntry(log.read(e)))), predicate, timeout, 'request');
 }

@@ -12,7 +12,7 @@ import { authenticate } from '../gateway/mount.js';
 import { EVENTS, type EventRecord } from '../resources/events/outbox.js';
 import type { Environment } from '../resources/merchants/records.js';
 import { type DeliveryRecord, type StoredAttempt } from './records.js';
-import type { RequestLogRecord } from '../request-log/records.js';
+import type { LoggedRequest } from '../request-log/log.js';
 
 // GET /emulator/stream: the live feed of a merchant key's events and delivery attempts, as
 // Server-Sent Events (the protocol is in README.md, "Webhooks").
@@ -188,9 +188,9 @@ export class StreamHub {
    * A request was logged: the dashboard's Logs page re-renders on it. Dashboard feed only, with
    * no id: line, so it never moves a merchant stream's Last-Event-ID cursor.
    */
-  private onRequestLogged(r: RequestLogRecord): void {
+  private onRequestLogged(e: LoggedRequest): void {
     let text: string | undefined;
-    for (const client of this.clients) if (client.merchantId === null) this.write(client, (text ??= `event: request\ndata: ${JSON.stringify({ id: r.id, status: r.status })}\n\n`));
+    for (const client of this.clients) if (client.merchantId === null) this.write(client, (text ??= `event: request\ndata: ${JSON.stringify({ id: this.services.requestLog.idOf(e), status: e.status })}\n\n`));
   }
 
   private onCommit(ops: readonly Op[]): void {
