@@ -14,7 +14,8 @@ export interface Captured {
   method: string;
   path: string;
   status: number;
-  duration_ms: number;
+  /** Real time spent answering, in whole µs. */
+  duration_us: number;
   key: KeyRecord | undefined;
   idempotency_key: string | null;
   replayed: boolean;
@@ -39,7 +40,7 @@ export function capturedText(c: Captured): EntryText {
       method: c.method,
       path: c.path,
       status: c.status,
-      duration_ms: c.duration_ms,
+      duration_us: c.duration_us,
       key_name: c.key?.name ?? null,
       key_last4: c.key ? c.key.key.slice(-4) : null,
       merchant_id: c.key?.merchant_id ?? null,

@@ -6,8 +6,11 @@ import type { RequestLogRecord } from './records.js';
 //
 //   <head>\t<request body><response body>\n
 //
-// <head> is a JSON array of the entry's other fields (`at` as µs since the epoch), ending with the
-// byte lengths of the two bodies (-1 for no body). The bodies follow as they are (JSON text, already redacted), not
+// <head> is a JSON array of the entry's other fields, ending with the byte lengths of the two
+// bodies (-1 for no body). Its numbers are small integers where they can be (turning a large or
+// fractional number into text was a third of the head's cost): `at` as µs since the epoch,
+// `at_ms` as how many ms it lies behind `at` (0 for the emulator's own entries), and
+// `duration_ms` in whole µs ([ms] when it has finer digits, as only a restored world's may). The bodies follow as they are (JSON text, already redacted), not
 // as JSON strings: making an entry escapes no body, and reading one unescapes none. A head
 // holds no raw tab or newline (JSON.stringify escapes them), so a reader finds where the
 // bodies start; the lengths say where they end, so a body may hold any byte. Bodies from the
@@ -22,7 +25,27 @@ const NEWLINE = 10;
  * and `at` and `id` themselves only when they are not what `micros` gives (null: they are), as
  * for every entry the emulator makes; only a restored world's may differ.
  */
-export type EntryFields = Omit<RequestLogRecord, 'id' | 'at' | 'request_body' | 'response_body'> & { id: string | null; at: string | null; micros: number };
+export interface EntryFields {
+  id: string | null;
+  at: string | null;
+  micros: number;
+  at_ms: number;
+  method: string;
+  path: string;
+  status: number;
+  /** Whole µs, or [ms] when the ms have finer digits than µs (a restored world's). */
+  duration_us: number | [ms: number];
+  key_name: string | null;
+  key_last4: string | null;
+  merchant_id: string | null;
+  environment: RequestLogRecord['environment'];
+  idempotency_key: string | null;
+  idempotency: RequestLogRecord['idempotency'];
+  trace_id: string;
+  error_code: string | null;
+  fault: string | null;
+  resources: string[];
+}
 
 /** An entry's text in its parts (written into memory one after the other, never joined). */
 export interface EntryText {
@@ -42,11 +65,11 @@ export function entryText(f: EntryFields, request: string | null, response: stri
     f.id,
     f.at,
     f.micros,
-    f.at_ms,
+    Math.floor(f.micros / 1000) - f.at_ms,
     f.method,
     f.path,
     f.status,
-    f.duration_ms,
+    f.duration_us,
     f.key_name,
     f.key_last4,
     f.merchant_id,
@@ -66,8 +89,32 @@ export function entryText(f: EntryFields, request: string | null, response: stri
 /** A whole record's text (a restored world's, an older data dir's); `micros` is its `at`. */
 export function recordText(r: RequestLogRecord, micros: number): EntryText {
   const canonicalAt = r.at === formatMicros(micros);
-  const { request_body: request, response_body: response, ...fields } = r;
-  return entryText({ ...fields, micros, at: canonicalAt ? null : r.at, id: canonicalAt && r.id === idOf(r.at) ? null : r.id }, request, response);
+  const ms = r.duration_ms;
+  const us = Math.round(ms * 1000);
+  return entryText(
+    {
+      id: canonicalAt && r.id === idOf(r.at) ? null : r.id,
+      at: canonicalAt ? null : r.at,
+      micros,
+      at_ms: r.at_ms,
+      method: r.method,
+      path: r.path,
+      status: r.status,
+      duration_us: us / 1000 === ms ? us : [ms],
+      key_name: r.key_name,
+      key_last4: r.key_last4,
+      merchant_id: r.merchant_id,
+      environment: r.environment,
+      idempotency_key: r.idempotency_key,
+      idempotency: r.idempotency,
+      trace_id: r.trace_id,
+      error_code: r.error_code,
+      fault: r.fault,
+      resources: r.resources,
+    },
+    r.request_body,
+    r.response_body,
+  );
 }
 
 /** The id the emulator gives an entry stamped `at`: req_ and the digits of `at`. */
@@ -77,7 +124,7 @@ export const idOf = (at: string) =>
     ? `req_${at.slice(0, 4)}${at.slice(5, 7)}${at.slice(8, 10)}${at.slice(11, 13)}${at.slice(14, 16)}${at.slice(17, 19)}${at.slice(20, 26)}`
     : `req_${at.replace(/\D/g, '')}`;
 
-type Head = [number, string | null, string | null, number, number, string, string, number, number, string | null, string | null, string | null, RequestLogRecord['environment'], string | null, RequestLogRecord['idempotency'], string, string | null, string | null, string[], number, number];
+type Head = [number, string | null, string | null, number, number, string, string, number, number | [ms: number], string | null, string | null, string | null, RequestLogRecord['environment'], string | null, RequestLogRecord['idempotency'], string, string | null, string | null, string[], number, number];
 
 /**
  * The entry whose text starts at `start` of `buf`, and where it ends (after its newline); null
@@ -93,7 +140,7 @@ export function decodeEntry(buf: Buffer, start: number, limit = buf.length): { r
     return null;
   }
   if (!Array.isArray(head) || head.length !== 21 || head[0] !== VERSION || !Number.isSafeInteger(head[3]) || typeof head[4] !== 'number' || typeof head[7] !== 'number') return null;
-  const [, id, storedAt, micros, atMs, method, path, status, durationMs, keyName, keyLast4, merchantId, environment, idemKey, idempotency, traceId, errorCode, fault, resources, requestBytes, responseBytes] = head;
+  const [, id, storedAt, micros, msBehind, method, path, status, duration, keyName, keyLast4, merchantId, environment, idemKey, idempotency, traceId, errorCode, fault, resources, requestBytes, responseBytes] = head;
   const requestStart = tab + 1;
   const responseStart = requestStart + Math.max(requestBytes, 0);
   const end = responseStart + Math.max(responseBytes, 0);
@@ -105,11 +152,11 @@ export function decodeEntry(buf: Buffer, start: number, limit = buf.length): { r
     record: {
       id: id ?? idOf(at),
       at,
-      at_ms: atMs,
+      at_ms: Math.floor(micros / 1000) - msBehind,
       method,
       path,
       status,
-      duration_ms: durationMs,
+      duration_ms: Array.isArray(duration) ? duration[0] : duration / 1000,
       key_name: keyName,
       key_last4: keyLast4,
       merchant_id: merchantId,

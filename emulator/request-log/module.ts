@@ -16,12 +16,15 @@ export const requestLogModule: ResourceModule = {
   routes: [],
   control: requestLogControlRoutes,
   subscribe: listenForWrites,
-  // Retention's sweep hears of new entries as of a store write (its due time may come forward:
-  // it reads `at_ms`).
+  // Retention's sweep hears of an entry as of a store write when it is the only one: its due time
+  // is the oldest entry's expiry, which a newer entry never brings forward.
   start(services) {
+    const log = services.requestLog;
     following.set(
       services,
-      services.requestLog.onEntry((e) => services.scheduler.noteWrites([{ c: REQUEST_LOG.name, id: '', v: { id: '', at_ms: e.at_ms } }])),
+      log.onEntry((e) => {
+        if (log.oldest()?.seq === e.seq) services.scheduler.noteWrites([{ c: REQUEST_LOG.name, id: '', v: { id: '', at_ms: e.at_ms } }]);
+      }),
     );
   },
   async stop(services) {

@@ -74,7 +74,7 @@ export function watchRequest(services: Services, req: Request, res: Response): v
       method: req.method,
       path: req.originalUrl,
       status,
-      duration_ms: Math.round((performance.now() - start) * 1000) / 1000,
+      duration_us: Math.round((performance.now() - start) * 1000),
       key: res.locals.keyRecord as KeyRecord | undefined,
       idempotency_key: idempotencyKeyOf(req),
       replayed: res.getHeader('Idempotent-Replayed') === 'true',

@@ -67,11 +67,11 @@ test("a restored snapshot's entries keep their ids and times as written, through
     const entry = {
       id: 'req_made_by_hand',
       at: '2026-01-02T03:04:05Z',
-      at_ms: Date.parse('2026-01-02T03:04:05Z'),
+      at_ms: Date.parse('2026-01-02T03:04:05Z') - 1234,
       method: 'POST',
       path: '/v1/api/payment-links?x="quoted"\ttab',
       status: 201,
-      duration_ms: 0.25,
+      duration_ms: 0.0001234,
       key_name: null,
       key_last4: null,
       merchant_id: null,
@@ -95,6 +95,9 @@ test("a restored snapshot's entries keep their ids and times as written, through
     emu = await startTestEmulator({ dataDir, config: { retainDays: 100_000 } });
     assert.deepEqual(await get(), shown);
     assert.deepEqual((await entries(emu.baseUrl)).map((e) => e.id), ['req_made_by_hand']);
+    // The snapshot has the whole record back, its at_ms too.
+    const again: any = ((await (await fetch(`${emu.baseUrl}/_emulator/snapshot`)).json()) as any).data;
+    assert.deepEqual(again.collections.request_log, [entry]);
   } finally {
     await emu.stop();
   }
