@@ -29,7 +29,7 @@ function digitRun(rng: Rng): string {
 }
 
 function text(rng: Rng): string {
-  const parts = ['ok', 'pin": 1', '"secret":', 'svc_test_abc123', 'SVC_LIVE_X', 'svc_', '2026-11-25T17:48:42.692000Z', '3fd76f81-8052-44ed-88ad-6754f55f2b06', 'card', '\\"pan\\":', 'é'];
+  const parts = ['ok', 'pin": 1', '"secret":', 'svc_test_abc123', 'SVC_LIVE_X', 'svc_', '2026-11-25T17:48:42.692000Z', '3fd76f81-8052-44ed-88ad-6754f55f2b06', 'card', '\\"pan\\":', 'é', '\u0012', '\u001f', '\\'];
   let out = '';
   for (let i = rng.int(0, 3); i > 0; i--) out += rng.pick([...parts, digitRun(rng), luhnCard(rng), ' ']);
   return out;
@@ -67,6 +67,8 @@ test('what the quick tests must catch, each alone in an otherwise plain body', (
     [{ code_hash: 'abc' }, 'abc'],
     [{ verification_code: '777111' }, '777111'],
     [{ note: 'key svc_test_acme0all0scopes0000000000001' }, 'svc_test_acme0all0scopes0000000000001'],
+    // An escape in front of a card moves where the text's digit runs start (\u0012 adds "0012").
+    [{ note: '\u00124242424242424242' }, '4242424242424242'],
   ];
   for (const [data, secret] of cases) {
     const body = JSON.stringify({ data });
