@@ -313,9 +313,11 @@ export class RequestLog {
    */
   private put(micros: number, customId: string | undefined, f: Filed, text: EntryText | null, buf?: Buffer, at?: number, length?: number): void {
     if (text !== null) {
-      const headBytes = Buffer.byteLength(text.head);
-      const total = headBytes + Math.max(text.requestBytes, 0) + Math.max(text.responseBytes, 0) + 2;
+      // The head's bytes: measured only when its most (3 a character) would not fit.
+      const bodies = Math.max(text.requestBytes, 0) + Math.max(text.responseBytes, 0) + 2;
       let current = this.chunks[this.chunks.length - 1];
+      let total = text.head.length * 3 + bodies;
+      if (current !== undefined && this.used + total > current.buf.length) total = Buffer.byteLength(text.head) + bodies;
       if (current === undefined || this.used + total > current.buf.length) {
         current = { buf: (total <= CHUNK_BYTES && this.spare.pop()) || Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, total)), last: 0 };
         this.chunks.push(current);
