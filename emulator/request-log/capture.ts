@@ -1,4 +1,8 @@
 import type { KeyRecord } from '../resources/merchants/records.js';
+import type { Op } from '../store/memory-store.js';
+import { IDEMPOTENCY } from '../gateway/idempotency.js';
+import { CLOCK_STATE } from '../scheduler/clock-record.js';
+import { REQUEST_LOG } from './records.js';
 import { redactBody, redactValue } from './redact.js';
 import { entryText, type EntryText } from './entry-text.js';
 
@@ -25,7 +29,19 @@ export interface Captured {
   request: unknown;
   /** The answer's body as sent; null when it was cut (a fault). */
   response: string | null;
-  resources: string[];
+  /** What the request's transaction wrote (the gateway's takeWrites); the entry's `resources` are made from it. */
+  writes: readonly Op[];
+}
+
+/** Collections whose writes are bookkeeping, not resources the request touched. */
+const NOT_RESOURCES = new Set<string>([IDEMPOTENCY.name, REQUEST_LOG.name, CLOCK_STATE.name]);
+
+/** The ids written, once each (a Set: a transaction may write 100k records). */
+function resourcesOf(writes: readonly Op[]): string[] {
+  if (writes.length === 0) return [];
+  const ids = new Set<string>();
+  for (const op of writes) if (!NOT_RESOURCES.has(op.c)) ids.add(op.id);
+  return [...ids];
 }
 
 /** The entry of a captured request as text, its bodies redacted. */
@@ -50,7 +66,7 @@ export function capturedText(c: Captured): EntryText {
       trace_id: c.trace_id,
       error_code: errorCode,
       fault: c.fault,
-      resources: c.resources,
+      resources: resourcesOf(c.writes),
     },
     redactValue(c.request),
     redactBody(c.response),

@@ -3,8 +3,6 @@ import type { Services } from '../services.js';
 import type { Op } from '../store/memory-store.js';
 import type { KeyRecord } from '../resources/merchants/records.js';
 import { FAULT_HEADER } from '../faults/api.js';
-import { IDEMPOTENCY } from '../gateway/idempotency.js';
-import { REQUEST_LOG } from './records.js';
 
 // Recording one /v1 request: app.ts arms `watchRequest` on each /v1 request; the entry is made
 // when the answer has been handed to the socket (envelope.ts's sendJson calls
@@ -17,42 +15,26 @@ import { REQUEST_LOG } from './records.js';
 // milliseconds later, in a batch (log.ts); every reader of the log has the batch made first, so a
 // client that got its answer and then asks the log finds the entry there.
 
-/** Collections whose writes are bookkeeping, not resources the request touched. */
-const NOT_RESOURCES = new Set<string>([IDEMPOTENCY.name, REQUEST_LOG.name, 'emulator_clock']);
-
-// The ids the last committed transaction wrote, until the end of the current synchronous run
-// (a microtask clears them): the gateway reads them right after its transaction commits
-// (`takeWrites`), before any other transaction can commit.
-let lastWrites: string[] | null = null;
-let clearQueued = false;
-const clearWrites = () => {
-  lastWrites = null;
-  clearQueued = false;
-};
+// What the last committed transaction wrote: the gateway takes it right after its own
+// transaction commits (`takeWrites`), before any other can, and the entry's `resources` are made
+// from it later, in the log's batch (capture.ts). Only a reference is kept here: a restore commits
+// every record of the world in one transaction, and a commit must cost the log nothing.
+const NO_WRITES: readonly Op[] = [];
+let lastWrites: readonly Op[] = NO_WRITES;
 
 export function listenForWrites(services: Services): void {
+  // --request-log 0: nothing is recorded, nothing to follow.
+  if (services.config.requestLog === 0) return;
   services.store.onCommit((ops: readonly Op[]) => {
-    // A Set: a restore commits one transaction of every record in the world (100k records took
-    // 105 s to restore with an array's includes() here).
-    let ids: Set<string> | null = null;
-    for (const op of ops) {
-      if (NOT_RESOURCES.has(op.c)) continue;
-      (ids ??= new Set()).add(op.id);
-    }
-    if (!ids) return;
-    lastWrites = [...ids];
-    if (!clearQueued) {
-      clearQueued = true;
-      queueMicrotask(clearWrites);
-    }
+    lastWrites = ops;
   });
 }
 
-/** The ids the transaction that just committed wrote (call right after store.transaction returns). */
-export function takeWrites(): string[] | null {
-  const ids = lastWrites;
-  lastWrites = null;
-  return ids;
+/** What the transaction that just committed wrote (call right after store.transaction returns). */
+export function takeWrites(): readonly Op[] {
+  const ops = lastWrites;
+  lastWrites = NO_WRITES;
+  return ops;
 }
 
 interface Hooks {
@@ -82,7 +64,7 @@ export function watchRequest(services: Services, req: Request, res: Response): v
       fault,
       request: req.body,
       response: body,
-      resources: (res.locals.writes as string[] | null | undefined) ?? [],
+      writes: (res.locals.writes as readonly Op[] | undefined) ?? NO_WRITES,
     });
   };
   const hooks = res.locals as Hooks;
