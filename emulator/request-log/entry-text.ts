@@ -174,6 +174,27 @@ export function decodeEntry(buf: Buffer, start: number, limit = buf.length): { r
   };
 }
 
+// Between entries a file may hold a line saying which entries have left the log since (the bound,
+// retention): {"dropped_to":<µs>} — every entry stamped at or before it is gone. A start reads
+// the last one and leaves those entries out, so an entry that left never comes back (not even
+// with a larger --request-log), although its segment file is still there.
+const DROPPED = '{"dropped_to":';
+
+export const droppedLine = (micros: number) => `${DROPPED}${micros}}\n`;
+
+/** The `dropped_to` line at `start`, and where it ends; null when the line there is not one. */
+export function decodeDropped(buf: Buffer, start: number, limit = buf.length): { micros: number; end: number } | null {
+  if (buf[start] !== 0x7b) return null;
+  const nl = buf.indexOf(NEWLINE, start);
+  if (nl === -1 || nl >= limit) return null;
+  try {
+    const line = JSON.parse(buf.toString('utf8', start, nl)) as { dropped_to?: unknown };
+    return Number.isSafeInteger(line.dropped_to) ? { micros: line.dropped_to as number, end: nl + 1 } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Where the next entry may start after damage at `from`: past the next newline (-1: none). */
 export function nextLine(buf: Buffer, from: number, limit = buf.length): number {
   const nl = buf.indexOf(NEWLINE, from);

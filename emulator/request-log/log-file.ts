@@ -8,7 +8,8 @@ import type { Logger } from '../services.js';
 // The request log on disk, beside the store and never inside it: the entries are diagnostics,
 // not acknowledged writes, so they do not pay for a journal line each and can never damage it.
 //
-//   <data dir>/request-log/requests-<world>-<k>.log   entries, as log.ts keeps them (entry-text.ts)
+//   <data dir>/request-log/requests-<world>-<k>.log   entries, as log.ts keeps them, and now and
+//                                                      then which have left since (entry-text.ts)
 //
 // log.ts writes its entries in batches (every 250 ms, or once 256 wait) and whole at a snapshot,
 // `POST /_emulator/store/compact` and a graceful stop. A kill -9 loses at most the batch that was
@@ -92,9 +93,10 @@ export class LogFile {
   }
 
   /**
-   * Appends `parts` (whole entries, the newest stamped `newest`) to the current segment; false
-   * when the disk refused (nothing of them stays in the file; it is reported once per failure).
-   * Then deletes the segments older than `oldest`, the oldest entry the log still holds.
+   * Appends `parts` (whole entries, the newest stamped `newest`, -Infinity for none; and lines
+   * about dropped ones) to the current segment; false when the disk refused (nothing of them
+   * stays in the file; it is reported once per failure). Then deletes the segments older than
+   * `oldest`, the oldest entry the log still holds.
    */
   write(parts: Buffer[], newest: number, oldest: number): boolean {
     const last = this.segments[this.segments.length - 1];
@@ -117,7 +119,7 @@ export class LogFile {
       this.options.log.info(`request log: written to ${this.dir} again`);
       this.failure = null;
     }
-    if (parts.length > 0) last.newest = newest;
+    last.newest = Math.max(last.newest, newest);
     if (this.out.size >= this.options.segmentBytes) {
       // The next write opens the next segment.
       this.out.close();

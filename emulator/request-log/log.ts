@@ -1,7 +1,7 @@
 import { formatMicros, parseMicros } from '../ids.js';
 import type { Logger } from '../services.js';
 import type { StoreFs } from '../store/store-fs.js';
-import { decodeEntry, idOf, nextLine, recordText, type EntryText } from './entry-text.js';
+import { decodeDropped, decodeEntry, droppedLine, idOf, nextLine, recordText, type EntryText } from './entry-text.js';
 import { capturedText, type Captured } from './capture.js';
 import { LogFile } from './log-file.js';
 import type { RequestLogRecord } from './records.js';
@@ -70,6 +70,9 @@ export class RequestLog {
   private head = 0;
   private tail = 0;
   private written = 0;
+  /** The stamp of the newest entry that left the log (-Infinity: none), and the one the files know. */
+  private dropped = -Infinity;
+  private droppedWritten = -Infinity;
   private micros = new Float64Array(0);
   private atMs = new Float64Array(0);
   private statusCode = new Float64Array(0);
@@ -115,6 +118,10 @@ export class RequestLog {
             },
             (buf) => this.takeFile(buf),
           );
+    // What left the log before (its files may still hold it) stays out.
+    const gone = this.dropped;
+    while (this.count > 0 && this.micros[this.head & this.mask] <= gone) this.drop();
+    this.dropped = this.droppedWritten = gone;
     this.written = this.tail;
     this.cut();
   }
@@ -192,6 +199,11 @@ export class RequestLog {
     for (let seq = this.head; seq < this.tail; seq++) yield this.view(seq);
   }
 
+  /** Whether the entry is the oldest the log holds (retention's due time is the oldest's). */
+  isOldest(entry: Pick<LoggedRequest, 'seq'>): boolean {
+    return entry.seq === this.head;
+  }
+
   oldest(): LoggedRequest | undefined {
     this.settle();
     return this.count > 0 ? this.view(this.head) : undefined;
@@ -238,7 +250,10 @@ export class RequestLog {
       this.drop();
       n++;
     }
-    if (n > 0) this.file?.forget(this.oldestMicros());
+    if (n > 0) {
+      this.file?.forget(this.oldestMicros());
+      this.scheduleWrite();
+    }
     return n;
   }
 
@@ -250,6 +265,8 @@ export class RequestLog {
     // Requests answered before the world was replaced belong to the old world's log.
     this.captured = [];
     while (this.count > 0) this.drop();
+    // A new world's files: nothing has left them yet.
+    this.dropped = this.droppedWritten = -Infinity;
     const sorted = records.map((record) => ({ record, micros: parseMicros(record.at) })).sort((a, b) => a.micros - b.micros);
     const { limit } = this.options;
     for (const { record, micros } of limit > 0 ? sorted.slice(-limit) : sorted) {
@@ -266,13 +283,18 @@ export class RequestLog {
     this.settle();
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.file || this.written >= this.tail) return;
+    if (!this.file || (this.written >= this.tail && this.droppedWritten >= this.dropped)) return;
     const from = Math.max(this.written, this.head);
-    if (from < this.tail && !this.file.write(this.parts(from), this.micros[(this.tail - 1) & this.mask], this.oldestMicros())) {
+    const parts = this.parts(from);
+    // After the entries, what has left the log since the last write.
+    const dropped = this.dropped;
+    if (dropped > this.droppedWritten) parts.push(Buffer.from(droppedLine(dropped)));
+    if (!this.file.write(parts, from < this.tail ? this.micros[(this.tail - 1) & this.mask] : -Infinity, this.oldestMicros())) {
       this.scheduleWrite();
       return;
     }
     this.written = this.tail;
+    this.droppedWritten = dropped;
   }
 
   /** What GET /_emulator/metrics reports. */
@@ -377,9 +399,10 @@ export class RequestLog {
     this.mask = to;
   }
 
-  /** Forgets the oldest entry (its chunk is freed by the collector once no entry is in it). */
+  /** Forgets the oldest entry; a chunk none of whose entries is left goes spare (or to the collector). */
   private drop(): void {
     const slot = this.head & this.mask;
+    this.dropped = this.micros[slot];
     this.chunk[slot] = undefined;
     this.path[slot] = '';
     this.trace[slot] = '';
@@ -420,7 +443,7 @@ export class RequestLog {
   }
 
   private scheduleWrite(): void {
-    if (!this.file) return;
+    if (!this.file || (this.written >= this.tail && this.droppedWritten >= this.dropped)) return;
     if (this.tail - this.written >= FLUSH_ENTRIES && this.file.failure === null) return this.flush();
     if (this.timer) return;
     this.timer = setTimeout(() => {
@@ -440,6 +463,12 @@ export class RequestLog {
     let refused = 0;
     let newest = -Infinity;
     while (at < buf.length) {
+      const gone = decodeDropped(buf, at);
+      if (gone) {
+        this.dropped = Math.max(this.dropped, gone.micros);
+        at = gone.end;
+        continue;
+      }
       const entry = decodeEntry(buf, at);
       if (entry) {
         this.put(entry.micros, entry.customId ?? undefined, entry.record, null, buf, at, entry.end - at);

@@ -18,14 +18,17 @@ export const requestLogModule: ResourceModule = {
   subscribe: listenForWrites,
   // Retention's sweep hears of an entry as of a store write when it is the only one: its due time
   // is the oldest entry's expiry, which a newer entry never brings forward.
+  // A clock advance first makes the captured requests entries, so their retention is in its window.
   start(services) {
     const log = services.requestLog;
-    following.set(
-      services,
-      log.onEntry((e) => {
-        if (log.oldest()?.seq === e.seq) services.scheduler.noteWrites([{ c: REQUEST_LOG.name, id: '', v: { id: '', at_ms: e.at_ms } }]);
-      }),
-    );
+    const unfollow = log.onEntry((e) => {
+      if (log.isOldest(e)) services.scheduler.noteWrites([{ c: REQUEST_LOG.name, id: '', v: { id: '', at_ms: e.at_ms } }]);
+    });
+    const unhook = services.scheduler.onBeforeAdvance(() => log.settle());
+    following.set(services, () => {
+      unfollow();
+      unhook();
+    });
   },
   async stop(services) {
     following.get(services)?.();

@@ -25,6 +25,29 @@ test('the log keeps the newest N entries', async () => {
   }
 });
 
+test('a restart with a smaller --request-log keeps the newest N; with 0 it records nothing and keeps what is there', async () => {
+  const dataDir = tempDir();
+  let emu = await startTestEmulator({ dataDir, config: { requestLog: 10 } });
+  for (let i = 0; i < 6; i++) assert.equal((await emu.request('GET', '/v1/api/payments', { headers: { 'x-trace-id': `trc-${i}` } })).status, 200);
+  await emu.stop({ keepData: true });
+  emu = await startTestEmulator({ dataDir, config: { requestLog: 4 } });
+  assert.deepEqual(
+    (await entries(emu.baseUrl)).map((e) => e.trace_id),
+    ['trc-5', 'trc-4', 'trc-3', 'trc-2'],
+  );
+  await emu.stop({ keepData: true });
+  emu = await startTestEmulator({ dataDir, config: { requestLog: 0 } });
+  try {
+    assert.equal((await emu.request('GET', '/v1/api/payments', { headers: { 'x-trace-id': 'trc-off' } })).status, 200);
+    assert.deepEqual(
+      (await entries(emu.baseUrl)).map((e) => e.trace_id),
+      ['trc-5', 'trc-4', 'trc-3', 'trc-2'],
+    );
+  } finally {
+    await emu.stop();
+  }
+});
+
 test('--request-log 0 records nothing', async () => {
   const emu = await startTestEmulator({ config: { requestLog: 0 } });
   try {
@@ -48,6 +71,23 @@ test('entries older than --retain-days go when the clock passes them', async () 
       (await entries(emu.baseUrl)).map((e) => e.trace_id),
       ['trc-young'],
     );
+  } finally {
+    await emu.stop();
+  }
+});
+
+test('entries --retain-days cut do not come back after a restart with a longer --retain-days', async () => {
+  const dataDir = tempDir();
+  let emu = await startTestEmulator({ dataDir, config: { retainDays: 1 } });
+  try {
+    await emu.request('GET', '/v1/api/payments', { headers: { 'x-trace-id': 'trc-aged' } });
+    const advance = await fetch(`${emu.baseUrl}/_emulator/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ by: '25h' }) });
+    assert.equal(advance.status, 200);
+    await emu.request('GET', '/v1/api/payments', { headers: { 'x-trace-id': 'trc-fresh' } });
+    assert.deepEqual((await entries(emu.baseUrl)).map((e) => e.trace_id), ['trc-fresh']);
+    await emu.stop({ keepData: true });
+    emu = await startTestEmulator({ dataDir, config: { retainDays: 30 } });
+    assert.deepEqual((await entries(emu.baseUrl)).map((e) => e.trace_id), ['trc-fresh']);
   } finally {
     await emu.stop();
   }
