@@ -48,7 +48,7 @@ export function createApp(services: Services, options: AppOptions) {
     res.set('X-Trace-ID', traceId);
     if (hasHighBytes(traceId)) keepHeaderBytes(res); // the same bytes back, not their UTF-8
     // Every /v1 request goes into the request log (request-log/record.ts), unless --request-log 0.
-    if (services.config.requestLog > 0 && /^\/v1(\/|$)/.test(req.path)) watchRequest(services, req, res);
+    if (services.config.requestLog > 0 && /^\/v1(\/|$)/.test(req.path)) watchRequest(services, req, res, traceId);
     if (options.logRequests) {
       const start = performance.now();
       res.on('finish', () => {

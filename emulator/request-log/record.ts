@@ -6,10 +6,10 @@ import { FAULT_HEADER } from '../faults/api.js';
 
 // Recording one /v1 request: app.ts arms `watchRequest` on each /v1 request; the entry is made
 // when the answer has been handed to the socket (envelope.ts's sendJson calls
-// res.locals.onAnswer). Every /v1 answer goes through sendJson, except those an injected fault
-// cuts (a hang, a reset, a truncated body): a fault calls res.locals.onFault as it fires (the
-// entry names it), and then the entry is made when the response closes at the latest. (A
-// 'close' listener on every response cost more than the rest of the capture.)
+// res.locals.requestLog.answer). Every /v1 answer goes through sendJson, except those an injected
+// fault cuts (a hang, a reset, a truncated body): a fault calls res.locals.requestLog.faulted as
+// it fires (the entry names it), and then the entry is made when the response closes at the
+// latest. (A 'close' listener on every response cost more than the rest of the capture.)
 //
 // The request is captured (capture.ts: references, no text) and the log makes the entry a few
 // milliseconds later, in a batch (log.ts); every reader of the log has the batch made first, so a
@@ -37,47 +37,63 @@ export function takeWrites(): readonly Op[] {
   return ops;
 }
 
-interface Hooks {
-  onAnswer?: (status: number, body: string) => void;
-  onFault?: () => void;
+/** What sendJson and the faults call (res.locals.requestLog), typed where they are called. */
+export interface AnswerWatch {
+  answer(status: number, body: string | null): void;
+  faulted(): void;
 }
 
-/** Arms the recording of one /v1 request. */
-export function watchRequest(services: Services, req: Request, res: Response): void {
-  const start = performance.now();
-  let done = false;
-  let fault: string | null = null;
-  const record = (status: number, body: string | null) => {
-    if (done) return;
-    done = true;
+/** Arms the recording of one /v1 request (`traceId`: the one app.ts gave it). */
+export function watchRequest(services: Services, req: Request, res: Response, traceId: string): void {
+  res.locals.requestLog = new Watch(services, req, res, traceId);
+}
+
+// One object a request, not closures: res.locals is a dictionary (Object.create(null)), and each
+// of its properties costs a lookup.
+class Watch implements AnswerWatch {
+  private readonly start = performance.now();
+  private done = false;
+  private fault: string | null = null;
+  private armed = false;
+
+  constructor(
+    private readonly services: Services,
+    private readonly req: Request,
+    private readonly res: Response,
+    private readonly traceId: string,
+  ) {}
+
+  answer(status: number, body: string | null): void {
+    if (this.done) return;
+    this.done = true;
+    const { services, req, res } = this;
+    const locals = res.locals;
     services.requestLog.capture({
       micros: services.stamps.nextMicros(),
       at_ms: services.clock.now(),
       method: req.method,
       path: req.originalUrl,
       status,
-      duration_us: Math.round((performance.now() - start) * 1000),
-      key: res.locals.keyRecord as KeyRecord | undefined,
+      duration_us: Math.round((performance.now() - this.start) * 1000),
+      key: locals.keyRecord as KeyRecord | undefined,
       idempotency_key: idempotencyKeyOf(req),
       replayed: res.getHeader('Idempotent-Replayed') === 'true',
-      trace_id: res.locals.traceId as string,
-      fault,
+      trace_id: this.traceId,
+      fault: this.fault,
       request: req.body,
       response: body,
-      writes: (res.locals.writes as readonly Op[] | undefined) ?? NO_WRITES,
+      writes: (locals.writes as readonly Op[] | undefined) ?? NO_WRITES,
     });
-  };
-  const hooks = res.locals as Hooks;
-  hooks.onAnswer = record;
-  let armed = false;
-  hooks.onFault = () => {
-    // What the answer's Svc-Fault header says once the fault has set it.
-    const header = res.getHeader(FAULT_HEADER);
-    fault = typeof header === 'string' ? header : null;
-    if (armed) return;
-    armed = true;
-    res.once('close', () => record(res.statusCode, null));
-  };
+  }
+
+  /** A fault fired: the entry names it (the answer's Svc-Fault header), and is made at close if the fault cut the answer. */
+  faulted(): void {
+    const header = this.res.getHeader(FAULT_HEADER);
+    this.fault = typeof header === 'string' ? header : null;
+    if (this.armed) return;
+    this.armed = true;
+    this.res.once('close', () => this.answer(this.res.statusCode, null));
+  }
 }
 
 /** The key a route reads: one of the two headers the API uses, or a redemption's body field. */
