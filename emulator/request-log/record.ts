@@ -3,11 +3,12 @@ import type { Services } from '../services.js';
 import type { Op } from '../store/memory-store.js';
 import type { KeyRecord } from '../resources/merchants/records.js';
 import { FAULT_HEADER } from '../faults/api.js';
+import { WATCH, type AnswerWatch, type WatchedResponse } from './watch-slot.js';
 
 // Recording one /v1 request: app.ts arms `watchRequest` on each /v1 request; the entry is made
-// when the answer has been handed to the socket (envelope.ts's sendJson calls
-// res.locals.requestLog.answer). Every /v1 answer goes through sendJson, except those an injected
-// fault cuts (a hang, a reset, a truncated body): a fault calls res.locals.requestLog.faulted as
+// when the answer has been handed to the socket (envelope.ts's sendJson calls the response's
+// watch, watch-slot.ts). Every /v1 answer goes through sendJson, except those an injected
+// fault cuts (a hang, a reset, a truncated body): a fault calls the watch's `faulted` as
 // it fires (the entry names it), and then the entry is made when the response closes at the
 // latest. (A 'close' listener on every response cost more than the rest of the capture.)
 //
@@ -37,19 +38,12 @@ export function takeWrites(): readonly Op[] {
   return ops;
 }
 
-/** What sendJson and the faults call (res.locals.requestLog), typed where they are called. */
-export interface AnswerWatch {
-  answer(status: number, body: string | null): void;
-  faulted(): void;
-}
-
 /** Arms the recording of one /v1 request (`traceId`: the one app.ts gave it). */
 export function watchRequest(services: Services, req: Request, res: Response, traceId: string): void {
-  res.locals.requestLog = new Watch(services, req, res, traceId);
+  (res as WatchedResponse)[WATCH] = new Watch(services, req, res, traceId);
 }
 
-// One object a request, not closures: res.locals is a dictionary (Object.create(null)), and each
-// of its properties costs a lookup.
+// One object a request, in a slot of the response (watch-slot.ts), not closures in res.locals.
 class Watch implements AnswerWatch {
   private readonly start = performance.now();
   private done = false;
