@@ -5,7 +5,7 @@ import { ApiError, type ErrorCode } from '../errors.js';
 import { RateLimitedError } from '../gateway/rate-limit.js';
 import { errorBody, sendJson } from '../gateway/envelope.js';
 import { latencyOf, type Fault } from './set.js';
-import { WATCH, type WatchedResponse } from '../request-log/watch-slot.js';
+import type { AnswerWatch } from '../request-log/answer-watch.js';
 
 // API faults, applied by the gateway (gateway/mount.ts) at two points of a merchant request:
 //
@@ -61,7 +61,7 @@ function announce(services: Services, f: Fault, req: Request, res: Response, lat
   const text = describe(f, latencyMs);
   if (!res.headersSent) res.setHeader(FAULT_HEADER, text);
   // The request log's entry names the fault, and is made when the response closes if the fault cuts the answer (request-log/record.ts).
-  (res as WatchedResponse)[WATCH]?.faulted();
+  (res.locals.requestLog as AnswerWatch | undefined)?.faulted();
   const traceId = res.locals.traceId as string | undefined;
   services.faults.record({ fault_id: f.id, kind: f.kind, target: `${req.method} ${req.path}`, trace_id: traceId, after_commit: f.after_commit, detail: text });
   services.log.notice(`[fault] ${text} on ${req.method} ${req.path}${traceId ? ` (trace ${traceId})` : ''}`);

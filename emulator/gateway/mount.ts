@@ -11,6 +11,7 @@ import { withoutEmptyParams } from './query.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RouteDef } from './route.js';
 import { takeWrites } from '../request-log/record.js';
+import type { AnswerWatch } from '../request-log/answer-watch.js';
 import { applyAfter, applyBefore, takeApiFault } from '../faults/api.js';
 
 // The gateway: every merchant route goes through `handle`, in this order —
@@ -144,8 +145,9 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
         for (const h of held) ledger.save(tx, h.merchantId, h.key, h.print, result.status, result.body);
         return result;
       });
-      // What the transaction wrote, for the request log (request-log/record.ts): read before anything else can commit.
-      res.locals.writes = takeWrites();
+      // What the transaction wrote, for the request log (request-log/record.ts): taken before anything else can commit.
+      const watch = res.locals.requestLog as AnswerWatch | undefined;
+      if (watch) watch.wrote(takeWrites());
     } catch (err) {
       // A 4xx answer to a request with a key is the original response too (rule 6) and is
       // replayed; a 5xx is not stored, so the client's retry can still succeed.

@@ -3,14 +3,14 @@ import type { Services } from '../services.js';
 import type { Op } from '../store/memory-store.js';
 import type { KeyRecord } from '../resources/merchants/records.js';
 import { FAULT_HEADER } from '../faults/api.js';
-import { WATCH, type AnswerWatch, type WatchedResponse } from './watch-slot.js';
+import type { AnswerWatch } from './answer-watch.js';
 
 // Recording one /v1 request: app.ts arms `watchRequest` on each /v1 request; the entry is made
 // when the answer has been handed to the socket (envelope.ts's sendJson calls the response's
-// watch, watch-slot.ts). Every /v1 answer goes through sendJson, except those an injected
-// fault cuts (a hang, a reset, a truncated body): a fault calls the watch's `faulted` as
-// it fires (the entry names it), and then the entry is made when the response closes at the
-// latest. (A 'close' listener on every response cost more than the rest of the capture.)
+// watch, res.locals.requestLog: answer-watch.ts). Every /v1 answer goes through sendJson,
+// except those an injected fault cuts (a hang, a reset, a truncated body): a fault calls the
+// watch's `faulted` as it fires (the entry names it), and then the entry is made when the
+// response closes at the latest. (A 'close' listener on every response cost more than the rest of the capture.)
 //
 // The request is captured (capture.ts: references, no text) and the log makes the entry a few
 // milliseconds later, in a batch (log.ts); every reader of the log has the batch made first, so a
@@ -40,15 +40,16 @@ export function takeWrites(): readonly Op[] {
 
 /** Arms the recording of one /v1 request (`traceId`: the one app.ts gave it). */
 export function watchRequest(services: Services, req: Request, res: Response, traceId: string): void {
-  (res as WatchedResponse)[WATCH] = new Watch(services, req, res, traceId);
+  res.locals.requestLog = new Watch(services, req, res, traceId);
 }
 
-// One object a request, in a slot of the response (watch-slot.ts), not closures in res.locals.
+// One object a request (res.locals.requestLog: answer-watch.ts), not two closures.
 class Watch implements AnswerWatch {
   private readonly start = performance.now();
   private done = false;
   private fault: string | null = null;
   private armed = false;
+  private writes: readonly Op[] = NO_WRITES;
 
   constructor(
     private readonly services: Services,
@@ -57,11 +58,14 @@ class Watch implements AnswerWatch {
     private readonly traceId: string,
   ) {}
 
+  wrote(writes: readonly Op[]): void {
+    this.writes = writes;
+  }
+
   answer(status: number, body: string | null): void {
     if (this.done) return;
     this.done = true;
     const { services, req, res } = this;
-    const locals = res.locals;
     services.requestLog.capture({
       micros: services.stamps.nextMicros(),
       at_ms: services.clock.now(),
@@ -69,14 +73,14 @@ class Watch implements AnswerWatch {
       path: req.originalUrl,
       status,
       duration_us: Math.round((performance.now() - this.start) * 1000),
-      key: locals.keyRecord as KeyRecord | undefined,
+      key: res.locals.keyRecord as KeyRecord | undefined,
       idempotency_key: idempotencyKeyOf(req),
       replayed: res.getHeader('Idempotent-Replayed') === 'true',
       trace_id: this.traceId,
       fault: this.fault,
       request: req.body,
       response: body,
-      writes: (locals.writes as readonly Op[] | undefined) ?? NO_WRITES,
+      writes: this.writes,
     });
   }
 
