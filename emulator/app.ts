@@ -53,7 +53,9 @@ export function createApp(services: Services, options: AppOptions) {
   app.set('query parser', 'simple');
 
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const sent = req.get('X-Trace-ID');
+    // req.headers once (what req.get reads): each read of it goes through a getter.
+    const headers = req.headers;
+    const sent = headers['x-trace-id'] as string | undefined; // node joins repeated ones into one string
     // Echoed as it arrived, whatever its length: node's parser already kept it to what a header
     // may hold (and to 16 KB of headers in all). Only an empty value is replaced.
     const traceId = sent !== undefined && isFieldValue(sent) ? sent : `trc_${randomHex(12)}`;
@@ -61,7 +63,7 @@ export function createApp(services: Services, options: AppOptions) {
     res.set('X-Trace-ID', traceId);
     if (hasHighBytes(traceId)) keepHeaderBytes(res); // the same bytes back, not their UTF-8
     // Every /v1 request goes into the request log (request-log/record.ts), unless --request-log 0.
-    if (services.config.requestLog > 0 && isV1(req)) watchRequest(services, req, res, traceId);
+    if (services.config.requestLog > 0 && isV1(req)) watchRequest(services, req, res, headers, traceId);
     if (options.logRequests) {
       const start = performance.now();
       res.on('finish', () => {

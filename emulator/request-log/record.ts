@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Services } from '../services.js';
 import type { Op } from '../store/memory-store.js';
@@ -39,8 +40,8 @@ export function takeWrites(): readonly Op[] {
 }
 
 /** Arms the recording of one /v1 request (`traceId`: the one app.ts gave it). */
-export function watchRequest(services: Services, req: Request, res: Response, traceId: string): void {
-  res.locals.requestLog = new Watch(services, req, res, traceId);
+export function watchRequest(services: Services, req: Request, res: Response, headers: IncomingHttpHeaders, traceId: string): void {
+  res.locals.requestLog = new Watch(services, req, res, headers, traceId);
 }
 
 // One object a request (res.locals.requestLog: answer-watch.ts), not two closures.
@@ -55,6 +56,7 @@ class Watch implements AnswerWatch {
     private readonly services: Services,
     private readonly req: Request,
     private readonly res: Response,
+    private readonly headers: IncomingHttpHeaders,
     private readonly traceId: string,
   ) {}
 
@@ -66,6 +68,7 @@ class Watch implements AnswerWatch {
     if (this.done) return;
     this.done = true;
     const { services, req, res } = this;
+    const idempotencyKey = idempotencyKeyOf(this.headers, req.body);
     services.requestLog.capture({
       micros: services.stamps.nextMicros(),
       at_ms: services.clock.now(),
@@ -74,8 +77,9 @@ class Watch implements AnswerWatch {
       status,
       duration_us: Math.round((performance.now() - this.start) * 1000),
       key: res.locals.keyRecord as KeyRecord | undefined,
-      idempotency_key: idempotencyKeyOf(req),
-      replayed: res.getHeader('Idempotent-Replayed') === 'true',
+      idempotency_key: idempotencyKey,
+      // Only a request with a key can be a replay.
+      replayed: idempotencyKey !== null && res.getHeader('Idempotent-Replayed') === 'true',
       trace_id: this.traceId,
       fault: this.fault,
       request: req.body,
@@ -95,10 +99,10 @@ class Watch implements AnswerWatch {
 }
 
 /** The key a route reads: one of the two headers the API uses, or a redemption's body field. */
-function idempotencyKeyOf(req: Request): string | null {
+function idempotencyKeyOf(headers: IncomingHttpHeaders, body: unknown): string | null {
   // node keeps header names lowercased (and joins repeated ones), as req.get reads them.
-  const header = req.headers['x-idempotency-key'] ?? req.headers['idempotency-key'];
+  const header = headers['x-idempotency-key'] ?? headers['idempotency-key'];
   if (typeof header === 'string') return header;
-  const field = (req.body as { idempotency_key?: unknown } | undefined)?.idempotency_key;
+  const field = (body as { idempotency_key?: unknown } | undefined)?.idempotency_key;
   return typeof field === 'string' ? field : null;
 }
