@@ -60,7 +60,7 @@ export function createApp(services: Services, options: AppOptions) {
     // may hold (and to 16 KB of headers in all). Only an empty value is replaced.
     const traceId = sent !== undefined && isFieldValue(sent) ? sent : `trc_${randomHex(12)}`;
     res.locals.traceId = traceId;
-    res.set('X-Trace-ID', traceId);
+    res.setHeader('X-Trace-ID', traceId); // not res.set: its content-type handling is for other headers
     if (hasHighBytes(traceId)) keepHeaderBytes(res); // the same bytes back, not their UTF-8
     // Every /v1 request goes into the request log (request-log/record.ts), unless --request-log 0.
     if (services.config.requestLog > 0 && isV1(req)) watchRequest(services, req, res, headers, traceId);
@@ -82,19 +82,32 @@ export function createApp(services: Services, options: AppOptions) {
   // foreign Host or Origin is a 403 whatever the body holds. First the OpenAPI documents (no key
   // needed: they describe, they do not act), which sit under /_emulator but not behind the
   // control API's door; then the door of each other surface, by its path prefix.
+  // They sit in one router that a /v1 request skips in one step: none of their paths is under
+  // /v1, and each layer express walks past costs a merchant request a path match.
+  const surfaces = express.Router();
   const openApi = openApiHandlers(services);
   const documents = localOnly(services, DOORS.documents);
-  app.get('/openapi.yaml', documents, openApi.yaml);
-  app.get('/openapi.json', documents, openApi.json);
-  app.get('/_emulator/openapi.yaml', documents, openApi.controlYaml);
-  app.get('/_emulator/openapi.json', documents, openApi.controlJson);
-  app.get('/redocly.yaml', documents, openApi.lintConfig);
-  mountDoors(app, services);
+  surfaces.get('/openapi.yaml', documents, openApi.yaml);
+  surfaces.get('/openapi.json', documents, openApi.json);
+  surfaces.get('/_emulator/openapi.yaml', documents, openApi.controlYaml);
+  surfaces.get('/_emulator/openapi.json', documents, openApi.controlJson);
+  surfaces.get('/redocly.yaml', documents, openApi.lintConfig);
+  mountDoors(surfaces, services);
+  app.use((req: Request, res: Response, next: NextFunction) => (req.url.startsWith('/v1/') ? next() : surfaces(req, res, next)));
 
   // Bodies are JSON whatever the Content-Type says (curl -d sends form encoding by default),
   // except on the hosted pages, whose forms post urlencoded bodies (pages/router.ts reads them).
+  // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3):
+  // the parser would find that out too (type-is's hasBody), after its own checks.
   const json = express.json({ type: () => true, limit: '1mb', strict: false, verify: refuseDeepJson });
-  app.use((req: Request, res: Response, next: NextFunction) => (/^\/checkout(\/|$)/.test(req.path) ? next() : json(req, res, next)));
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const headers = req.headers;
+    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+      req.body = undefined;
+      return next();
+    }
+    return /^\/checkout(\/|$)/.test(req.path) ? next() : json(req, res, next);
+  });
   app.use(oneHandlerPerTurn());
 
   const gateway: Gateway = { services, limiter: new RateLimiter(options.rateLimit), ledger: new IdempotencyLedger(services) };

@@ -10,6 +10,7 @@ import { checkBodyKey, checkKey, fingerprint, IdempotencyLedger } from './idempo
 import { withoutEmptyParams } from './query.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RouteDef } from './route.js';
+import { dispatcher, RouteTable } from './dispatch.js';
 import { takeWrites } from '../request-log/record.js';
 import type { AnswerWatch } from '../request-log/answer-watch.js';
 import { applyAfter, applyBefore, takeApiFault } from '../faults/api.js';
@@ -27,11 +28,11 @@ export interface Gateway {
 }
 
 export function mountRoutes(app: Express, routes: RouteDef[], gateway: Gateway): void {
-  for (const route of routes) {
-    // With no fault set (the usual case) a request takes the plain path: fault handling adds
-    // nothing to it, not even code in `handle` (measured: a bigger `handle` cost POSTs ~6%).
-    app[route.method](route.path, (req, res) => void (gateway.services.faults.empty ? handle(route, gateway, req, res) : handleWithFaults(route, gateway, req, res)));
-  }
+  // One layer for all of them (dispatch.ts): express's walk over one layer per route cost more than the lookup.
+  const table = new RouteTable(routes);
+  // With no fault set (the usual case) a request takes the plain path: fault handling adds
+  // nothing to it, not even code in `handle` (measured: a bigger `handle` cost POSTs ~6%).
+  app.use(dispatcher(table, (route, req, res) => void (gateway.services.faults.empty ? handle(route, gateway, req, res) : handleWithFaults(route, gateway, req, res))));
 }
 
 /** The gateway's key check, also used by the emulator's live stream. */

@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { Router } from 'express';
 import type { Services } from '../services.js';
 import { localOnly, type LocalGuardOptions } from './local-guard.js';
 import { STREAM_PATH } from '../webhooks/stream.js';
@@ -27,7 +27,7 @@ export const DOORS = {
  * matches the routers mounted there later). The documents are served by the caller before
  * this runs: they sit under /_emulator too but are not behind the control API's door.
  */
-export function mountDoors(app: Express, services: Services): void {
+export function mountDoors(app: Router, services: Services): void {
   app.use('/_emulator', localOnly(services, DOORS.control));
   app.use('/dashboard', localOnly(services, DOORS.dashboard));
   app.use('/checkout', localOnly(services, DOORS.pages));
