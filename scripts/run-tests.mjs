@@ -1,6 +1,7 @@
 // Runs every compiled test file (dist/test/**/*.test.js) with node:test.
 // Node 20's --test takes no glob, so the files are listed here.
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -74,5 +75,19 @@ if (shared.length > 0) {
 // --test-timeout: node 20 times each process out with it (a SOLO file, a whole shard), not the
 // tests inside; those have test-shard.mjs's 30 s in a shard.
 const extra = process.env.SVC_TEST_ARGS ? process.env.SVC_TEST_ARGS.split(' ') : [];
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=120000', ...extra, ...solo, ...shards], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+// Every temporary file and folder the tests make (data dirs, projects, homes, browser profiles:
+// each through os.tmpdir(), which reads TMPDIR) lands in one folder per run, removed at the end,
+// pass or fail: a run used to leave ~100 folders in /tmp. SVC_TEST_KEEP_TMP=1 keeps it and says where.
+const runTmp = mkdtempSync(join(tmpdir(), 'svc-tests-'));
+let status = 1;
+try {
+  const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=120000', ...extra, ...solo, ...shards], {
+    stdio: 'inherit',
+    env: { ...process.env, TMPDIR: runTmp },
+  });
+  status = result.status ?? 1;
+} finally {
+  if (process.env.SVC_TEST_KEEP_TMP) console.error(`run-tests: temporary files kept in ${runTmp}`);
+  else rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+}
+process.exit(status);
