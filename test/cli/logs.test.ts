@@ -96,10 +96,16 @@ test('against a host that is not an svc emulator, logs says so and sends nothing
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   try {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const r = await cli.run(['logs', 'list', ...target(base, KEYS.acmeLive)]);
-    assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /is not an svc emulator/);
-    assert.deepEqual(paths, ['/_emulator/health']);
+    // tail too: it used to print "Ready" and retry a host that will never be an emulator.
+    for (const args of [['logs', 'list'], ['logs', 'get', 'req_1'], ['logs', 'tail'], ['logs', 'tail', '--json']]) {
+      paths.length = 0;
+      const r = await cli.run([...args, ...target(base, KEYS.acmeLive)]);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /is not an svc emulator/);
+      assert.doesNotMatch(r.stderr, /Ready|retrying/);
+      assert.equal(r.stdout, '');
+      assert.deepEqual(paths, ['/_emulator/health'], args.join(' '));
+    }
   } finally {
     server.close();
   }

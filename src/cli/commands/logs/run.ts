@@ -4,7 +4,7 @@ import { controlContext, type ControlContext } from '../../control-context.js';
 import type { CommonFlags } from '../../options.js';
 import type { CliIO } from '../../io.js';
 import { genericLines } from '../../output.js';
-import { SvcError } from '../../../client/error.js';
+import { NOT_AN_EMULATOR, SvcError } from '../../../client/error.js';
 import { curlOf } from '../../../../contract/request-curl.js';
 
 // The request log, read through the control API. `tail` polls for entries newer than the
@@ -95,21 +95,23 @@ export async function tail(_a: string[], flags: FilterFlags, io: CliIO): Promise
   const seen = new Set<string>();
   let since: string | undefined;
   let down = false;
-  const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  io.interrupt?.addEventListener('abort', onSignal);
   // What is already in the log is history (svc logs list): tail starts from the newest entry.
   try {
     const { data } = await ctx.control.get<Page>('/requests', { limit: 1 });
     since = data.requests[0]?.at;
     for (const e of data.requests) seen.add(e.id);
   } catch (err) {
-    if (!(err instanceof SvcError) || err.status !== 0) throw err;
+    // An emulator not up yet is waited for; a host that answers as something else never will be one.
+    if (!(err instanceof SvcError) || err.status !== 0 || err.code === NOT_AN_EMULATOR) throw err;
   }
   // On stderr in --json mode too: stdout stays one JSON object a line.
   io.stderr.write(`Ready: printing requests as ${ctx.baseUrl} answers them (Ctrl-C stops)\n`);
+  // Ctrl-C ends the loop below (exit 0); before it, the first read ends as any command does.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  io.interrupt?.addEventListener('abort', onSignal);
   try {
     while (!stop.signal.aborted) {
       try {
