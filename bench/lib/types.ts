@@ -71,4 +71,6 @@ export interface SubjectLoad {
   spec: import('./load.js').LoadSpec;
   /** A note for the row, from its result (e.g. CPU time per request read from the server). */
   describe?(result: import('./load.js').LoadResult): string | undefined;
+  /** The server's own CPU time per request over the measured slices (ms), when it reports one. */
+  cpuPerRequestMs?(result: import('./load.js').LoadResult): number | undefined;
 }

@@ -29,7 +29,15 @@ async function run(ctx: BenchContext): Promise<Row[]> {
     try {
       ctx.log(`request log: measuring ${loads.length} loads interleaved`);
       const results = await measureInterleaved(loads, { warmupMs: ctx.warmupMs, measureMs: ctx.measureMs, log: ctx.log });
-      entries.forEach((e, i) => rows.push(loadRow(e.id, e.label, results[i], e.describe?.(results[i]))));
+      // Beside the throughput ratio (the target), what the log costs in the emulator's own CPU:
+      // on 2 CPUs the client shares the machine, so req/s moves with more than the server's work.
+      const cpu = new Map(entries.map((e, i) => [e.id, e.cpuPerRequestMs?.(results[i])]));
+      entries.forEach((e, i) => {
+        const off = cpu.get(e.id.replace(/log-on$/, 'log-off'));
+        const on = cpu.get(e.id);
+        const extra = e.id.endsWith('log-on') && on !== undefined && off !== undefined ? `; the log's own: ${((on - off) * 1000).toFixed(1)} µs/req (${(((on - off) / off) * 100).toFixed(1)}%)` : '';
+        rows.push(loadRow(e.id, e.label, results[i], `${e.describe?.(results[i]) ?? ''}${extra}` || undefined));
+      });
     } finally {
       await Promise.all(loads.map((l) => l.close()));
     }

@@ -42,7 +42,11 @@ class Window {
     if (data.cpu_wait_ms !== null) this.waitMs = (this.waitMs ?? 0) + data.cpu_wait_ms;
   };
   /** CPU time per request: comparable across runs even when the machine is busy. */
-  describe = (r: LoadResult) => (r.requests > 0 ? `emulator CPU ${(this.cpuMs / r.requests).toFixed(2)} ms/req` : undefined);
+  cpuPerRequestMs = (r: LoadResult) => (r.requests > 0 ? this.cpuMs / r.requests : undefined);
+  describe = (r: LoadResult) => {
+    const ms = this.cpuPerRequestMs(r);
+    return ms === undefined ? undefined : `emulator CPU ${ms.toFixed(3)} ms/req`;
+  };
 }
 
 const linkBody = JSON.stringify(LINK_FIELDS);
@@ -94,6 +98,7 @@ export async function startEmulatorWith(ctx: BenchContext, n: number, tag: strin
           afterSlice: reads.after,
         },
         describe: reads.describe,
+        cpuPerRequestMs: reads.cpuPerRequestMs,
       },
       {
         id: `emulator.post.${tag}`,
@@ -111,6 +116,7 @@ export async function startEmulatorWith(ctx: BenchContext, n: number, tag: strin
           afterSlice: writes.after,
         },
         describe: writes.describe,
+        cpuPerRequestMs: writes.cpuPerRequestMs,
       },
     ],
     finish: async () => {
