@@ -21,6 +21,7 @@ import { requireHost } from './http/client-error.js';
 import { refuseDeepJson } from './http/json-depth.js';
 import { oneHandlerPerTurn } from './http/request-turns.js';
 import { watchRequest } from './request-log/record.js';
+import { noteActivity } from './activity.js';
 
 // The HTTP layer: it only translates. Trace ids, the doors of the non-/v1 surfaces, body
 // parsing, the merchant routes (through the gateway), the control API, and the envelope for
@@ -53,6 +54,7 @@ export function createApp(services: Services, options: AppOptions) {
   app.set('query parser', 'simple');
 
   app.use((req: Request, res: Response, next: NextFunction) => {
+    noteActivity(); // wakes the event-loop probes if they slept (activity.ts)
     // req.headers once (what req.get reads): each read of it goes through a getter.
     const headers = req.headers;
     const sent = headers['x-trace-id'] as string | undefined; // node joins repeated ones into one string

@@ -9,7 +9,7 @@ import { defineControl, type ControlRoute } from './route.js';
 import { isoMicros } from '../ids.js';
 import { heapTuning } from '../process-heap.js';
 import { helperThreads } from '../helper-threads.js';
-import { mainThreadSchedNs, openStallWindow, recordGcPause, type StallWindow } from './stall-probe.js';
+import { mainThreadSchedNs, onProbeState, openStallWindow, probesRunning, recordGcPause, type StallWindow } from './stall-probe.js';
 
 // Runtime metrics of the emulator process, for `npm run bench` and for users who want to
 // know whether their load made the emulator stall: how late the event loop ran (a long
@@ -20,7 +20,8 @@ import { mainThreadSchedNs, openStallWindow, recordGcPause, type StallWindow } f
 // figure covers the window since start or since the last reset.
 //
 // One monitor per emulator (keyed by its Services, so emulators started side by side in one
-// process keep separate windows). The event-loop monitor samples every 10 ms; its timer is
+// process keep separate windows). The event-loop monitor samples every 10 ms while anything
+// runs (it sleeps after 30 s without activity: activity.ts); its timer is
 // unref'd by Node and keeps no process alive. A stall shorter than the resolution may be
 // missed; a longer one is recorded as how late the timer fired.
 
@@ -58,6 +59,16 @@ const monitors = new WeakMap<Services, Monitor>();
 const gcListeners = new Set<WeakRef<Monitor>>();
 let gcObserver: PerformanceObserver | undefined;
 
+// The delay histograms sample on a 10 ms timer of their own: they sleep and wake with the
+// stall probe (after 30 s without activity: activity.ts), so an idle emulator does not wake.
+onProbeState((running) => {
+  for (const ref of gcListeners) {
+    const m = ref.deref();
+    if (running) m?.histogram.enable();
+    else m?.histogram.disable();
+  }
+});
+
 function observeGc(monitor: Monitor): void {
   gcListeners.add(new WeakRef(monitor));
   gcObserver ??= new PerformanceObserver((list) => {
@@ -88,10 +99,11 @@ export function watchEventLoop(services: Services): Monitor {
   let monitor = monitors.get(services);
   if (!monitor) {
     const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-    histogram.enable();
     monitor = { histogram, since: Date.now(), cpuAtStart: process.cpuUsage(), waitAtStart: runqueueWaitNs(), gc: newGcWindow(), stall: openStallWindow() };
     monitors.set(services, monitor);
     observeGc(monitor);
+    // After the window: opening it wakes sleeping probes, and the histogram follows them.
+    if (probesRunning()) histogram.enable();
   }
   return monitor;
 }

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { activitySeen, wakeOnActivity } from '../activity.js';
 
 // The largest event-loop stall of a window, taken apart. The histogram in metrics.ts says how
 // late the loop ran; this says why: in the longest gap between two ticks of a 10 ms timer, how
@@ -10,8 +11,16 @@ import { closeSync, openSync, readSync } from 'node:fs';
 //
 // One timer per process (unref'd: it keeps nothing alive) feeds every open window; windows
 // are held weakly, like metrics.ts's GC listeners, so a closed emulator takes its own along.
+// The timer sleeps after IDLE_MS with no activity (activity.ts) and wakes at the next one; the
+// time asleep is no gap.
 
 const TICK_MS = 10;
+const IDLE_MS = 30_000;
+let idleMs = IDLE_MS;
+/** Tests: how long without activity before the probes sleep (default 30 s). */
+export function setProbeIdleMs(ms: number): void {
+  idleMs = ms;
+}
 
 export interface StallDetail {
   ms: number;
@@ -46,6 +55,17 @@ const pauses: Array<[number, number]> = [];
 const MAX_PAUSES = 64;
 
 let timer: NodeJS.Timeout | undefined;
+let asleep = false;
+let seen = -1;
+let quietSince = 0;
+/** Told when the probes sleep (false) and wake (true): metrics.ts's histograms follow. */
+const stateListeners = new Set<(running: boolean) => void>();
+export function onProbeState(listener: (running: boolean) => void): () => void {
+  stateListeners.add(listener);
+  return () => stateListeners.delete(listener);
+}
+/** Whether the probes tick now (asleep: no activity for a while). */
+export const probesRunning = (): boolean => timer !== undefined;
 let schedFd: number | null | undefined;
 const buffer = Buffer.alloc(128);
 let last: Mark = { at: 0, run: 0, wait: 0 };
@@ -113,7 +133,37 @@ function tick(): void {
   if (windows.size === 0) {
     clearInterval(timer);
     timer = undefined;
+    return;
   }
+  const activity = activitySeen();
+  if (activity !== seen) {
+    seen = activity;
+    quietSince = at;
+  } else if (at - quietSince >= idleMs) sleep();
+}
+
+function start(): void {
+  last = mark(performance.now(), mainThreadSchedNs());
+  quietSince = last.at;
+  seen = activitySeen();
+  timer = setInterval(tick, TICK_MS);
+  timer.unref();
+}
+
+function sleep(): void {
+  clearInterval(timer);
+  timer = undefined;
+  asleep = true;
+  for (const listener of stateListeners) listener(false);
+  wakeOnActivity(wake);
+}
+
+function wake(): void {
+  if (!asleep) return;
+  asleep = false;
+  // The time asleep is not a gap: the next one is measured from now.
+  if (windows.size > 0 && timer === undefined) start();
+  for (const listener of stateListeners) listener(true);
 }
 
 /** A new window: its `largest` follows the longest gap from now on. */
@@ -121,11 +171,8 @@ export function openStallWindow(): StallWindow {
   const opened = mark(performance.now(), mainThreadSchedNs());
   const w: StallWindow = { largest: null, span: [0, 0], opened };
   windows.add(new WeakRef(w));
-  if (!timer) {
-    last = opened;
-    timer = setInterval(tick, TICK_MS);
-    timer.unref();
-  }
+  if (asleep) wake();
+  else if (!timer) start();
   return w;
 }
 

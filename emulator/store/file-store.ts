@@ -1,3 +1,4 @@
+import { noteActivity } from '../activity.js';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -268,6 +269,7 @@ export class FileStore extends MemoryStore {
           // One turn of the event loop: records until WORK_MS have passed (checked every
           // CHECK_EVERY records) or chunkRecords are written, then the bytes go to the file.
           const turnStart = performance.now();
+          noteActivity(); // a slice may stall the loop: the probes watch (activity.ts)
           for (let n = 1; ; n++) {
             const r = it.next();
             if (r.done) {

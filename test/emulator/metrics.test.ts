@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { idem, KEYS, startTestEmulator } from '../helpers/emulator.js';
-import { openStallWindow } from '../../emulator/control/stall-probe.js';
+import { onProbeState, openStallWindow, probesRunning, setProbeIdleMs } from '../../emulator/control/stall-probe.js';
+import { noteActivity } from '../../emulator/activity.js';
 
 // GET /_emulator/metrics and POST /_emulator/metrics/reset: the figures `npm run bench` reads.
 // Values depend on the machine, so only their presence, types and window semantics are checked.
@@ -117,4 +118,51 @@ test('a stall window counts only gaps that begin after it opened', async () => {
   await waitFor(() => later.largest !== null && earlier.largest!.ms >= 60);
   assert.ok(earlier.span[0] < later.opened.at, 'the earlier window saw the block');
   assert.ok(later.span[0] >= later.opened.at, `later window's largest gap ${JSON.stringify(later.span)} began before it opened at ${later.opened.at}`);
+});
+
+// activity.ts: with no request, scheduled work or compaction for a while, the probes sleep (an
+// idle emulator used 2.3% of a CPU, 93% of it their 10 ms timers); the next activity wakes them,
+// and the time asleep is no stall. Signals, not waits: the test hears the probes sleep and wake.
+test('idle, the event-loop probes sleep; the next activity wakes them, and the time asleep is no stall', async () => {
+  const emu = await startTestEmulator();
+  const states: boolean[] = [];
+  const off = onProbeState((running) => states.push(running));
+  try {
+    setProbeIdleMs(50);
+    const w = openStallWindow();
+    while (!states.includes(false)) await new Promise((ok) => setTimeout(ok, 5));
+    assert.equal(probesRunning(), false);
+    await new Promise((ok) => setTimeout(ok, 100)); // asleep for a while: longer than any gap after waking below
+    setProbeIdleMs(30_000);
+    let heard = false;
+    const offWake = onProbeState((running) => {
+      if (running) heard = true;
+    });
+    const wokeAt = performance.now();
+    noteActivity();
+    offWake();
+    assert.equal(probesRunning(), true);
+    assert.ok(heard, 'the listeners heard the probes wake');
+    // A block right after waking is caught, and measured from the wake, not from the sleep.
+    const until = performance.now() + 60;
+    while (performance.now() < until);
+    while (!(w.largest && w.largest.ms >= 60 && w.span[0] >= wokeAt)) await new Promise((ok) => setTimeout(ok, 5));
+    assert.ok(w.span[0] >= wokeAt, `the largest gap ${JSON.stringify(w.span)} began before the probes woke at ${wokeAt}`);
+    // Over HTTP: a request wakes them too, and the delay histogram samples again after a reset.
+    setProbeIdleMs(50);
+    while (probesRunning()) await new Promise((ok) => setTimeout(ok, 5));
+    setProbeIdleMs(30_000);
+    assert.equal((await emu.request('POST', '/_emulator/metrics/reset', { key: null })).status, 200);
+    assert.equal(probesRunning(), true);
+    let data = (await emu.request('GET', '/_emulator/metrics', { key: null })).json.data;
+    while (data.event_loop_delay_samples === 0) {
+      await new Promise((ok) => setTimeout(ok, 5));
+      data = (await emu.request('GET', '/_emulator/metrics', { key: null })).json.data;
+    }
+    assert.ok(data.event_loop_delay_samples > 0);
+  } finally {
+    off();
+    setProbeIdleMs(30_000);
+    await emu.stop();
+  }
 });
