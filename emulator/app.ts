@@ -5,6 +5,7 @@ import type { Services } from './services.js';
 import { ApiError } from './errors.js';
 import { errorBody, sendError, sendJson } from './gateway/envelope.js';
 import { mountRoutes, type Gateway } from './gateway/mount.js';
+import { pathnameOf } from './gateway/dispatch.js';
 import { IdempotencyLedger } from './gateway/idempotency.js';
 import { RateLimiter } from './gateway/rate-limit.js';
 import { type KeyRecord } from './resources/merchants/records.js';
@@ -35,16 +36,13 @@ export interface AppOptions {
 
 
 /**
- * A request under /v1, read from the raw target: req.path parses it (a parsed-URL object, and
- * property reads that Express's prototype swap per request makes slow). A target that is not a
- * path (absolute form) goes through req.path.
+ * A request under /v1, read from the raw target as the route table reads it (pathnameOf):
+ * req.path parses it (a parsed-URL object, and property reads that Express's prototype swap
+ * per request makes slow), so only a target that is not a plain path goes through it.
  */
 function isV1(req: Request): boolean {
-  const url = req.url;
-  if (url.charCodeAt(0) !== 47) return /^\/v1(\/|$)/.test(req.path);
-  if (!url.startsWith('/v1')) return false;
-  const next = url.charCodeAt(3);
-  return Number.isNaN(next) || next === 47 || next === 63; // end, '/' or '?'
+  const path = pathnameOf(req.url) ?? req.path;
+  return path.startsWith('/v1') && (path.length === 3 || path.charCodeAt(3) === 47);
 }
 
 export function createApp(services: Services, options: AppOptions) {

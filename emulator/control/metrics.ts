@@ -9,7 +9,7 @@ import { defineControl, type ControlRoute } from './route.js';
 import { isoMicros } from '../ids.js';
 import { heapTuning } from '../process-heap.js';
 import { helperThreads } from '../helper-threads.js';
-import { mainThreadSchedNs, onProbeState, openStallWindow, probesRunning, recordGcPause, type StallWindow } from './stall-probe.js';
+import { mainThreadSchedNs, onProbeState, openStallWindow, recordGcPause, type StallWindow } from './stall-probe.js';
 
 // Runtime metrics of the emulator process, for `npm run bench` and for users who want to
 // know whether their load made the emulator stall: how late the event loop ran (a long
@@ -102,8 +102,8 @@ export function watchEventLoop(services: Services): Monitor {
     monitor = { histogram, since: Date.now(), cpuAtStart: process.cpuUsage(), waitAtStart: runqueueWaitNs(), gc: newGcWindow(), stall: openStallWindow() };
     monitors.set(services, monitor);
     observeGc(monitor);
-    // After the window: opening it wakes sleeping probes, and the histogram follows them.
-    if (probesRunning()) histogram.enable();
+    // Opening the window (above) started or woke the probes; the histogram runs with them.
+    histogram.enable();
   }
   return monitor;
 }

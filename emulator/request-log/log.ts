@@ -283,7 +283,7 @@ export class RequestLog {
     this.settle();
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.file || (this.written >= this.tail && this.droppedWritten >= this.dropped)) return;
+    if (!this.file || this.allWritten) return;
     const from = Math.max(this.written, this.head);
     const parts = this.parts(from);
     // After the entries, what has left the log since the last write.
@@ -442,8 +442,13 @@ export class RequestLog {
     return out;
   }
 
+  /** Whether the files hold every entry and know of every one that left. */
+  private get allWritten(): boolean {
+    return this.written >= this.tail && this.droppedWritten >= this.dropped;
+  }
+
   private scheduleWrite(): void {
-    if (!this.file || (this.written >= this.tail && this.droppedWritten >= this.dropped)) return;
+    if (!this.file || this.allWritten) return;
     if (this.tail - this.written >= FLUSH_ENTRIES && this.file.failure === null) return this.flush();
     if (this.timer) return;
     this.timer = setTimeout(() => {

@@ -89,6 +89,12 @@ async function newerThan(ctx: ControlContext, flags: FilterFlags, since: string 
   return found.reverse();
 }
 
+/**
+ * No answer from the host (not up yet, restarting): tail waits for it. A host that answers as
+ * something else (NOT_AN_EMULATOR) never will be one, and any other error is the command's.
+ */
+const emulatorAway = (err: unknown): err is SvcError => err instanceof SvcError && err.status === 0 && err.code !== NOT_AN_EMULATOR;
+
 /** Polls for new entries (oldest first on screen) until interrupted; a lost emulator is said once and retried. */
 export async function tail(_a: string[], flags: FilterFlags, io: CliIO): Promise<void> {
   const ctx: ControlContext = controlContext(flags, io);
@@ -101,8 +107,7 @@ export async function tail(_a: string[], flags: FilterFlags, io: CliIO): Promise
     since = data.requests[0]?.at;
     for (const e of data.requests) seen.add(e.id);
   } catch (err) {
-    // An emulator not up yet is waited for; a host that answers as something else never will be one.
-    if (!(err instanceof SvcError) || err.status !== 0 || err.code === NOT_AN_EMULATOR) throw err;
+    if (!emulatorAway(err)) throw err;
   }
   // On stderr in --json mode too: stdout stays one JSON object a line.
   io.stderr.write(`Ready: printing requests as ${ctx.baseUrl} answers them (Ctrl-C stops)\n`);
@@ -125,7 +130,7 @@ export async function tail(_a: string[], flags: FilterFlags, io: CliIO): Promise
           since = e.at;
         }
       } catch (err) {
-        if (!(err instanceof SvcError) || err.status !== 0) throw err;
+        if (!emulatorAway(err)) throw err;
         if (!down) io.stderr.write(`lost the emulator (${err.message}); retrying\n`);
         down = true;
       }
