@@ -22,6 +22,7 @@ import { requireHost } from './http/client-error.js';
 import { refuseDeepJson } from './http/json-depth.js';
 import { oneHandlerPerTurn } from './http/request-turns.js';
 import { watchRequest } from './request-log/record.js';
+import type { AnswerWatch } from './request-log/answer-watch.js';
 import { noteActivity } from './activity.js';
 
 // The HTTP layer: it only translates. Trace ids, the doors of the non-/v1 surfaces, body
@@ -99,7 +100,16 @@ export function createApp(services: Services, options: AppOptions) {
   // except on the hosted pages, whose forms post urlencoded bodies (pages/router.ts reads them).
   // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3):
   // the parser would find that out too (type-is's hasBody), after its own checks.
-  const json = express.json({ type: () => true, limit: '1mb', strict: false, verify: refuseDeepJson });
+  const json = express.json({
+    type: () => true,
+    limit: '1mb',
+    strict: false,
+    verify: (req: Request, res: Response, buf: Buffer, encoding: string) => {
+      refuseDeepJson(req, res, buf, encoding);
+      // The request log keeps the body as it was sent: "what did my code send" (record.ts).
+      (res.locals.requestLog as AnswerWatch | undefined)?.received(buf, encoding);
+    },
+  });
   app.use((req: Request, res: Response, next: NextFunction) => {
     const headers = req.headers;
     if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {

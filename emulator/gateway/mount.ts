@@ -121,6 +121,7 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
         const replay = ledger.begin(merchant.id, k, print);
         if (replay) {
           res.set('Idempotent-Replayed', 'true');
+          (res.locals.requestLog as AnswerWatch | undefined)?.replayed();
           return sendJson(res, replay.status, replay.body);
         }
         held.push({ merchantId: merchant.id, key: k, print });

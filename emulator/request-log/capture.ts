@@ -3,11 +3,12 @@ import type { Op } from '../store/memory-store.js';
 import { IDEMPOTENCY } from '../gateway/idempotency.js';
 import { CLOCK_STATE } from '../scheduler/clock-record.js';
 import { REQUEST_LOG } from './records.js';
-import { redactBody, redactValue } from './redact.js';
+import { redactBody, redactRequest } from './redact.js';
 import { entryText, type EntryText } from './entry-text.js';
 
 // What the request log takes from an answered request (record.ts) before it is an entry:
-// references only, no text made yet. The log turns a batch of them into entries shortly after
+// references and the texts the request already had (its body as it arrived, the answer as sent),
+// nothing redacted or encoded yet. The log turns a batch of them into entries shortly after
 // (log.ts): redaction and encoding run then, many at a time, off the request's own path. A
 // capture lives a few milliseconds; nothing of it is kept.
 
@@ -25,8 +26,8 @@ export interface Captured {
   replayed: boolean;
   trace_id: string;
   fault: string | null;
-  /** The parsed request body (express's req.body), redacted when the entry is made. */
-  request: unknown;
+  /** The request body as it was sent (JSON text, or text that failed to parse), redacted when the entry is made; null for none. */
+  request: string | null;
   /** The answer's body as sent; null when it was cut (a fault). */
   response: string | null;
   /** What the request's transaction wrote (the gateway's takeWrites); the entry's `resources` are made from it. */
@@ -68,7 +69,7 @@ export function capturedText(c: Captured): EntryText {
       fault: c.fault,
       resources: resourcesOf(c.writes),
     },
-    redactValue(c.request),
+    redactRequest(c.request),
     redactBody(c.response),
   );
 }

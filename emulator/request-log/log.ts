@@ -273,7 +273,7 @@ export class RequestLog {
       const text = recordText(record, micros);
       this.put(micros, text.fields.id ?? undefined, record, text);
     }
-    const written = this.file?.startWorld(this.parts(this.head), this.newest()?.micros ?? -Infinity) ?? true;
+    const written = this.file?.startWorld(this.parts(this.head, null), this.newest()?.micros ?? -Infinity) ?? true;
     this.written = written ? this.tail : this.head;
     if (!written) this.scheduleWrite();
   }
@@ -285,10 +285,9 @@ export class RequestLog {
     this.timer = undefined;
     if (!this.file || this.allWritten) return;
     const from = Math.max(this.written, this.head);
-    const parts = this.parts(from);
     // After the entries, what has left the log since the last write.
     const dropped = this.dropped;
-    if (dropped > this.droppedWritten) parts.push(Buffer.from(droppedLine(dropped)));
+    const parts = this.parts(from, dropped > this.droppedWritten ? droppedLine(dropped) : null);
     if (!this.file.write(parts, from < this.tail ? this.micros[(this.tail - 1) & this.mask] : -Infinity, this.oldestMicros())) {
       this.scheduleWrite();
       return;
@@ -421,8 +420,13 @@ export class RequestLog {
     while (this.count > limit) this.drop();
   }
 
-  /** The bytes of entries `from`… to the tail, as few slices as they are contiguous in. */
-  private parts(from: number): Buffer[] {
+  /**
+   * The bytes of entries `from`… to the tail, as few slices as they are contiguous in, then `line`
+   * (what has left the log). The line is written into the free space after the newest entry when
+   * it ends there, as it does once the log is full: the write is then one slice, not a copy of
+   * the whole batch joined with it (a third of an entry's cost of writing, measured).
+   */
+  private parts(from: number, line: string | null): Buffer[] {
     const out: Buffer[] = [];
     let buf: Buffer | undefined;
     let start = 0;
@@ -437,6 +441,17 @@ export class RequestLog {
       buf = this.chunk[slot];
       start = this.offset[slot];
       end = start + this.bytes[slot];
+    }
+    if (line !== null) {
+      const current = this.chunks[this.chunks.length - 1];
+      // `used` stays where it is: the next entry writes over the line, which is on disk by then.
+      if (buf !== undefined && buf === current?.buf && end === this.used && end + line.length <= buf.length) end += buf.write(line, end, 'latin1');
+      else {
+        if (buf) out.push(buf.subarray(start, end));
+        buf = Buffer.from(line, 'latin1');
+        start = 0;
+        end = buf.length;
+      }
     }
     if (buf) out.push(buf.subarray(start, end));
     return out;

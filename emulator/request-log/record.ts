@@ -51,6 +51,8 @@ class Watch implements AnswerWatch {
   private fault: string | null = null;
   private armed = false;
   private writes: readonly Op[] = NO_WRITES;
+  private body: string | null = null;
+  private replay = false;
 
   constructor(
     private readonly services: Services,
@@ -59,6 +61,15 @@ class Watch implements AnswerWatch {
     private readonly headers: IncomingHttpHeaders,
     private readonly traceId: string,
   ) {}
+
+  received(body: Buffer, encoding: string): void {
+    // The text now, not the buffer: it may be a slice of a much larger one (the socket's reads).
+    this.body = /^utf-?8$/i.test(encoding) ? body.toString('utf8') : new TextDecoder(encoding).decode(body);
+  }
+
+  replayed(): void {
+    this.replay = true;
+  }
 
   wrote(writes: readonly Op[]): void {
     this.writes = writes;
@@ -78,11 +89,10 @@ class Watch implements AnswerWatch {
       duration_us: Math.round((performance.now() - this.start) * 1000),
       key: res.locals.keyRecord as KeyRecord | undefined,
       idempotency_key: idempotencyKey,
-      // Only a request with a key can be a replay.
-      replayed: idempotencyKey !== null && res.getHeader('Idempotent-Replayed') === 'true',
+      replayed: this.replay,
       trace_id: this.traceId,
       fault: this.fault,
-      request: req.body,
+      request: this.body,
       response: body,
       writes: this.writes,
     });

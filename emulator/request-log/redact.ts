@@ -77,6 +77,8 @@ function walk(value: unknown, field: string | null): unknown {
 /** A parsed JSON value as redacted JSON text, walked whole (what the quick tests spare most bodies). */
 export const redactJson = (value: unknown): string => JSON.stringify(walk(value, null));
 
+const cut = (text: string) => (text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}…[cut at 64 KB]` : text);
+
 /** The body as the log keeps it: redacted JSON text, cut at 64 KB; null for no body. */
 export function redactBody(text: string | undefined | null): string | null {
   if (text === undefined || text === null || text === '') return null;
@@ -88,12 +90,28 @@ export function redactBody(text: string | undefined | null): string | null {
       out = cleanString(text);
     }
   }
-  return out.length > MAX_BODY ? `${out.slice(0, MAX_BODY)}…[cut at 64 KB]` : out;
+  return cut(out);
 }
 
-/** A parsed request body (express's req.body) as redacted JSON text; null when none was sent. */
-export function redactValue(body: unknown): string | null {
-  if (body === undefined || body === null) return null;
-  if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return null;
-  return redactBody(JSON.stringify(body));
+/** Stands in for a request body that is not JSON and may hold a secret the walk cannot find. */
+export const WITHHELD = '[withheld: not JSON, and it may hold a secret]';
+
+/**
+ * A request body as the client sent it (JSON text, or text that failed to parse: the log shows
+ * why it was refused), redacted; null for none. Unlike an answer, the text is the client's, so:
+ *   - an escape may spell a field name (`"p\u0069n"` is "pin"), which the quick tests read as
+ *     other characters: a text with a backslash is always parsed and walked;
+ *   - a text that the tests flag (or with a backslash) but that is not JSON has no fields to
+ *     redact by name: it is withheld whole, rather than kept with only its digit runs masked.
+ */
+export function redactRequest(text: string | null): string | null {
+  if (text === null || text === '') return null;
+  if (!text.includes('\\') && !looksSensitive(text)) return cut(text);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return WITHHELD; // it has a backslash or the tests flagged it: nothing says which part to hide
+  }
+  return cut(redactJson(parsed));
 }

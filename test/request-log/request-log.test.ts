@@ -174,6 +174,42 @@ test('no byte of the log holds the API key, an endpoint secret, a card number or
   assert.ok(text.includes('+231770000100') && text.includes('1234567890123'), 'a phone number and a digit run that is no card number (Luhn) stay readable');
 });
 
+test('the request body as it was sent: its layout kept, text that is not JSON shown, and no secret through an escape or a broken body', async () => {
+  const send = async (body: string, trace: string) => {
+    const res = await fetch(`${emu.baseUrl}/v1/api/payment-links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.acmeTest}`, 'content-type': 'application/json', 'x-idempotency-key': idem('raw'), 'x-trace-id': trace },
+      body,
+    });
+    await res.arrayBuffer();
+    return { status: res.status, entry: await byTrace(trace) };
+  };
+  // Pretty-printed JSON: the entry shows the client's own text, not the parsed value re-serialized.
+  const pretty = JSON.stringify(LINK, null, 2);
+  const created = await send(pretty, 'trc-raw-pretty');
+  assert.equal(created.status, 201);
+  assert.equal(created.entry.request_body, pretty);
+  // A body that is not JSON: "why was it refused?" needs the text itself beside the error.
+  const broken = '{"title": "Broken", "amount": 5,';
+  const refused = await send(broken, 'trc-raw-broken');
+  assert.equal(refused.status, 422);
+  assert.equal(refused.entry.error_code, 'VALIDATION_ERROR');
+  assert.equal(refused.entry.request_body, broken);
+  // A broken body with a PIN in it: no field to redact by name, so none of it is kept.
+  const brokenPin = await send(`{"title": "x", "pin": "${PIN}",`, 'trc-raw-broken-pin');
+  assert.equal(brokenPin.status, 422);
+  assert.equal(brokenPin.entry.request_body, '[withheld: not JSON, and it may hold a secret]');
+  // A field name spelled with escapes is the same field: its value is redacted all the same.
+  const escaped = await send(`{"title":"Escaped","amount":500,"p\\u0069n":"${PIN}","card_\\u006eumber":"${CARD}"}`, 'trc-raw-escaped');
+  assert.equal(escaped.status, 422, 'unknown fields are refused');
+  assert.deepEqual(JSON.parse(escaped.entry.request_body), { title: 'Escaped', amount: 500, pin: '[redacted]', card_number: '************4242' });
+  // The same with a broken body: withheld, not shown with the escape's value in it.
+  const escapedBroken = await send(`{"p\\u0069n":"${PIN}",`, 'trc-raw-escaped-broken');
+  assert.equal(escapedBroken.entry.request_body, '[withheld: not JSON, and it may hold a secret]');
+  const all = JSON.stringify(await control('/requests?limit=100'));
+  assert.ok(!all.includes(PIN) && !all.includes(CARD), 'a PIN or card number sent behind an escape or in a broken body is in the log');
+});
+
 test('filters, newest first, paging with before / next_before, and 422 for a malformed filter', async () => {
   for (let i = 0; i < 3; i++) assert.equal((await emu.request('GET', '/v1/api/payments', { headers: { 'x-trace-id': `trc-page-${i}` } })).status, 200);
   const gets = await control('/requests?method=GET&path=/v1/api/payments&status=succeeded&key=acme-test&environment=test&limit=2');

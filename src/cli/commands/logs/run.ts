@@ -51,7 +51,7 @@ export async function get([id]: string[], flags: CommonFlags & { curl?: boolean 
   const { data } = ctx.traced(await ctx.control.get<Entry>(`/requests/${encodeURIComponent(id)}`));
   if (flags.curl) {
     io.stdout.write(`${curlOf(data)}\n`);
-    if (/\[redacted\]|•{4}/.test(data.request_body ?? '')) io.stderr.write('note: the log keeps no secret: fill in the redacted values before running it.\n');
+    if (/\[redacted\]|\[withheld:|•{4}|\*{4}/.test(data.request_body ?? '')) io.stderr.write('note: the log keeps no secret: fill in the redacted values before running it.\n');
     return;
   }
   ctx.out.result(data, `Request ${data.id}`, () => [
