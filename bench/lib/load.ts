@@ -127,6 +127,28 @@ export async function measureInterleaved(loads: Load[], opts: { warmupMs: number
   return loads.map((l) => l.result());
 }
 
+/**
+ * Pairs of loads whose ratio is the target (the same server with a feature off and on): each
+ * round measures the two of a pair back to back, in turns (off, on, then on, off: ABBA), so
+ * every slice of one has a slice of the other next to it and slow drift on the machine cancels
+ * out of their ratio. More and shorter rounds than measureInterleaved: on a 2-CPU VM a single
+ * slice moved by ±10% (a compaction, a collection, the host), which six rounds left in the
+ * ratio. Returns each pair's results in the order given.
+ */
+export async function measurePaired(pairs: ReadonlyArray<readonly [Load, Load]>, opts: { warmupMs: number; measureMs: number; rounds: number; log?: (m: string) => void }): Promise<Array<[LoadResult, LoadResult]>> {
+  for (const pair of pairs) for (const load of pair) await load.warmUp(opts.warmupMs);
+  const slice = opts.measureMs / opts.rounds;
+  for (let r = 0; r < opts.rounds; r++) {
+    opts.log?.(`round ${r + 1}/${opts.rounds}`);
+    for (const [a, b] of pairs) {
+      const [first, second] = r % 2 === 0 ? [a, b] : [b, a];
+      await first.measure(slice);
+      await second.measure(slice);
+    }
+  }
+  return pairs.map(([a, b]) => [a.result(), b.result()]);
+}
+
 /** One row measured on its own: warm-up, then the measured time in one piece. */
 export async function runLoad(spec: LoadSpec, opts: { warmupMs: number; measureMs: number }): Promise<LoadResult> {
   const load = new Load(spec);
