@@ -8,9 +8,17 @@ export interface CurlSource {
   /** Path and query, as sent. */
   path: string;
   idempotency_key: string | null;
-  /** JSON text (redacted), or null when no body was sent. */
+  /** The text sent (redacted, or WITHHELD), or null when no body was sent. */
   request_body: string | null;
 }
+
+/** What the request log puts in place of a secret's value (emulator/request-log/redact.ts). */
+export const REDACTED = '[redacted]';
+/** What the request log keeps of a request body that is not JSON and may hold a secret. */
+export const WITHHELD = '[withheld: not JSON, and it may hold a secret]';
+
+/** Whether a logged body lost something to redaction (a value, a card's digits, the whole text): a replay of it needs filling in. */
+export const lostToRedaction = (body: string | null): boolean => body !== null && (body.includes(REDACTED) || body.includes(WITHHELD) || /•{4}|\*{4}/.test(body));
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 

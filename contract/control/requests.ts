@@ -41,7 +41,7 @@ export const RequestLogEntry = z
     trace_id: z.string(),
     error_code: z.string().nullable(),
     fault: z.string().nullable().meta({ description: 'The Svc-Fault header of the answer: the injected faults that fired' }),
-    request_body: z.string().nullable().meta({ description: 'JSON text, redacted; null when none was sent' }),
+    request_body: z.string().nullable().meta({ description: 'The body as the client sent it (JSON or not), redacted; a text that is not JSON and may hold a secret is `[withheld: not JSON, and it may hold a secret]`; null when none was sent' }),
     response_body: z.string().nullable().meta({ description: 'JSON text, redacted' }),
     resources: z.array(z.string()).meta({ description: 'Ids of the records the request created or changed' }),
   })

@@ -13,7 +13,7 @@ import type { AnswerWatch } from './answer-watch.js';
 // watch's `faulted` as it fires (the entry names it), and then the entry is made when the
 // response closes at the latest. (A 'close' listener on every response cost more than the rest of the capture.)
 //
-// The request is captured (capture.ts: references, no text) and the log makes the entry a few
+// The request is captured (capture.ts: references and the texts it already had, nothing redacted) and the log makes the entry a few
 // milliseconds later, in a batch (log.ts); every reader of the log has the batch made first, so a
 // client that got its answer and then asks the log finds the entry there.
 

@@ -1,4 +1,5 @@
 import { KEY_PATTERN } from '../../contract/keys.js';
+import { REDACTED, WITHHELD } from '../../contract/request-curl.js';
 
 // What a request log body may never hold, and how it is taken out. Bodies are JSON text; the
 // common case (nothing sensitive in it) is three quick tests and the text is kept as it is. When a
@@ -11,7 +12,6 @@ import { KEY_PATTERN } from '../../contract/keys.js';
 //   - an API key anywhere in a string: all but its last 4 characters are dropped.
 // Text that is not JSON is kept only when the same tests find nothing in it.
 
-export const REDACTED = '[redacted]';
 const MAX_BODY = 64 * 1024;
 
 // What sends a text to the parse and walk below: a field name that redaction acts on, followed
@@ -92,9 +92,6 @@ export function redactBody(text: string | undefined | null): string | null {
   }
   return cut(out);
 }
-
-/** Stands in for a request body that is not JSON and may hold a secret the walk cannot find. */
-export const WITHHELD = '[withheld: not JSON, and it may hold a secret]';
 
 /**
  * A request body as the client sent it (JSON text, or text that failed to parse: the log shows

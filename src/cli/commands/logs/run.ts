@@ -5,7 +5,7 @@ import type { CommonFlags } from '../../options.js';
 import type { CliIO } from '../../io.js';
 import { genericLines } from '../../output.js';
 import { NOT_AN_EMULATOR, SvcError } from '../../../client/error.js';
-import { curlOf } from '../../../../contract/request-curl.js';
+import { curlOf, lostToRedaction } from '../../../../contract/request-curl.js';
 
 // The request log, read through the control API. `tail` polls for entries newer than the
 // last one it printed (the log is a store collection; polling needs no stream of its own and
@@ -51,7 +51,7 @@ export async function get([id]: string[], flags: CommonFlags & { curl?: boolean 
   const { data } = ctx.traced(await ctx.control.get<Entry>(`/requests/${encodeURIComponent(id)}`));
   if (flags.curl) {
     io.stdout.write(`${curlOf(data)}\n`);
-    if (/\[redacted\]|\[withheld:|•{4}|\*{4}/.test(data.request_body ?? '')) io.stderr.write('note: the log keeps no secret: fill in the redacted values before running it.\n');
+    if (lostToRedaction(data.request_body)) io.stderr.write('note: the log keeps no secret: fill in the redacted values before running it.\n');
     return;
   }
   ctx.out.result(data, `Request ${data.id}`, () => [
