@@ -53,6 +53,31 @@ test('logs get shows both bodies; --curl puts $SVC_API_KEY where the key was', a
   assert.ok(!curl.stdout.includes(KEYS.acmeTest), 'the key itself is never printed');
 });
 
+test('logs get --curl says when the body lost values to redaction (a PIN, a withheld broken body), and only then', async () => {
+  const send = async (body: string, trace: string) => {
+    const res = await fetch(`${cli.emu.baseUrl}/v1/api/payment-links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.acmeTest}`, 'content-type': 'application/json', 'x-idempotency-key': idem('note'), 'x-trace-id': trace },
+      body,
+    });
+    await res.arrayBuffer();
+    const page = JSON.parse((await cli.svc(['logs', 'list', '--json', '--filter-request-path', '/v1/api/payment-links', '--limit', '20'])).stdout);
+    const id = page.requests.find((e: { trace_id: string }) => e.trace_id === trace).id as string;
+    return cli.svc(['logs', 'get', id, '--curl']);
+  };
+  const NOTE = /fill in the redacted values/;
+  const clean = await send('{"title":"Clean","amount":100,"currency":"USD"}', 'trc-note-clean');
+  assert.equal(clean.code, 0, clean.stderr);
+  assert.doesNotMatch(clean.stderr, NOTE);
+  const pin = await send('{"title":"Pin","amount":100,"currency":"USD","pin":"975318"}', 'trc-note-pin');
+  assert.match(pin.stdout, /\[redacted\]/);
+  assert.match(pin.stderr, NOTE);
+  const broken = await send('{"title":"Broken","pin":"975318",', 'trc-note-broken');
+  assert.match(broken.stdout, /-d '\[withheld: not JSON, and it may hold a secret\]'/);
+  assert.match(broken.stderr, NOTE);
+  for (const r of [pin, broken]) assert.ok(!r.stdout.includes('975318') && !r.stderr.includes('975318'), 'the PIN is printed');
+});
+
 test('logs tail --filter-request-status FAILED --json prints a failed request while it runs', async () => {
   const tail = startCli(['logs', 'tail', '--filter-request-status', 'FAILED', '--json', ...target(cli.emu.baseUrl, KEYS.acmeTest)]);
   try {
