@@ -71,12 +71,22 @@ export class Load {
   }
 
   result(): LoadResult {
-    const sorted = Float64Array.from(this.latencies).sort();
+    return Load.merged([this]);
+  }
+
+  /**
+   * The result of several loads as one: their requests over their measured time together (the
+   * same load against replicas of one server, whose process-level differences it averages out).
+   */
+  static merged(loads: readonly Load[]): LoadResult {
+    const sorted = Float64Array.from(loads.flatMap((l) => l.latencies)).sort();
+    const elapsedMs = loads.reduce((sum, l) => sum + l.elapsedMs, 0);
+    const failed = loads.find((l) => l.firstError !== undefined);
     return {
       requests: sorted.length,
-      errors: this.errors,
-      firstError: this.firstError,
-      rate: sorted.length / (this.elapsedMs / 1000),
+      errors: loads.reduce((sum, l) => sum + l.errors, 0),
+      firstError: failed?.firstError,
+      rate: sorted.length / (elapsedMs / 1000),
       p50Ms: quantile(sorted, 0.5),
       p99Ms: quantile(sorted, 0.99),
       maxMs: sorted.length ? sorted[sorted.length - 1] : Number.NaN,
