@@ -5,7 +5,7 @@ import { Load, fetchJson, measurePaired, type LoadResult } from '../lib/load.js'
 import { loadRow, rateAtLeast } from '../lib/rows.js';
 import { startChild } from '../lib/child.js';
 import type { BenchContext, Row, Scenario, Subject, SubjectLoad } from '../lib/types.js';
-import { startEmulatorWith } from '../subjects/emulator.js';
+import { cpuNote, startEmulatorWith } from '../subjects/emulator.js';
 import { BENCH_KEY } from '../lib/seed.js';
 
 // The request log's cost (issue 29): the same emulator build at 1k payments with the log on
@@ -29,7 +29,6 @@ const MEASURE_FACTOR = 2;
 const KINDS = ['get', 'post'] as const;
 
 interface Side {
-  subjects: Subject[];
   /** By kind, one load per replica. */
   loads: Record<(typeof KINDS)[number], Array<{ meta: SubjectLoad; load: Load }>>;
 }
@@ -52,14 +51,15 @@ async function run(ctx: BenchContext): Promise<Row[]> {
     for (const kind of KINDS) {
       const off = sideResult(sides.off, kind);
       const on = sideResult(sides.on, kind);
-      const label = (side: string) => `${kind === 'get' ? 'GET /v1/api/payments/{id}' : 'POST /v1/api/payment-links'} @ ${side}, ${REPLICAS} emulators`;
-      rows.push(loadRow(`emulator.${kind}.log-off`, label('log-off'), off.result, cpuNote(off.cpuMs)));
+      // The first replica's label without its number ("GET /v1/api/payments/{id} @ log-off-1").
+      const label = (side: Side) => `${side.loads[kind][0].meta.label.replace(/-1$/, '')}, ${REPLICAS} emulators`;
+      rows.push(loadRow(`emulator.${kind}.log-off`, label(sides.off), off.result, cpuNote(off.cpuMs)));
       // Beside the throughput ratio (the target), what the log costs in the emulator's own CPU
       // (on 2 CPUs the client shares the machine, so req/s moves with more than the server's
       // work), and each replica pair's ratio (how far the processes scatter).
       const own = off.cpuMs !== undefined && on.cpuMs !== undefined ? `; the log's own: ${((on.cpuMs - off.cpuMs) * 1000).toFixed(1)} µs/req (${(((on.cpuMs - off.cpuMs) / off.cpuMs) * 100).toFixed(1)}%)` : '';
       const each = on.replicas.map((r, i) => `${Math.round((r.rate / off.replicas[i].rate) * 100)}%`).join(' / ');
-      rows.push(loadRow(`emulator.${kind}.log-on`, label('log-on'), on.result, `${cpuNote(on.cpuMs) ?? ''}${own}; replica pairs: ${each}`));
+      rows.push(loadRow(`emulator.${kind}.log-on`, label(sides.on), on.result, `${cpuNote(on.cpuMs) ?? ''}${own}; replica pairs: ${each}`));
     }
   } finally {
     await Promise.all(KINDS.flatMap((kind) => [...sides.off.loads[kind], ...sides.on.loads[kind]]).map((l) => l.load.close()));
@@ -78,11 +78,10 @@ async function run(ctx: BenchContext): Promise<Row[]> {
   return rows;
 }
 
-const newSide = (): Side => ({ subjects: [], loads: { get: [], post: [] } });
+const newSide = (): Side => ({ loads: { get: [], post: [] } });
 
 function addReplica(side: Side, subject: Subject, all: Subject[]): void {
   all.push(subject);
-  side.subjects.push(subject);
   for (const kind of KINDS) {
     const meta = subject.loads.find((l) => l.id.startsWith(`emulator.${kind}.`))!;
     side.loads[kind].push({ meta, load: new Load(meta.spec) });
@@ -102,8 +101,6 @@ function sideResult(side: Side, kind: (typeof KINDS)[number]): { result: LoadRes
   }
   return { result, replicas, cpuMs: result.requests > 0 ? cpuTotal / result.requests : undefined };
 }
-
-const cpuNote = (ms: number | undefined) => (ms === undefined ? undefined : `emulator CPU ${ms.toFixed(3)} ms/req`);
 
 /** RSS before and after ENTRIES requests of ~1 KB bodies each (`--request-log <log>`). */
 async function fullLogMemory(ctx: BenchContext, log: string): Promise<{ before: number; after: number; logged: boolean }> {

@@ -43,11 +43,11 @@ class Window {
   };
   /** CPU time per request: comparable across runs even when the machine is busy. */
   cpuPerRequestMs = (r: LoadResult) => (r.requests > 0 ? this.cpuMs / r.requests : undefined);
-  describe = (r: LoadResult) => {
-    const ms = this.cpuPerRequestMs(r);
-    return ms === undefined ? undefined : `emulator CPU ${ms.toFixed(3)} ms/req`;
-  };
+  describe = (r: LoadResult) => cpuNote(this.cpuPerRequestMs(r));
 }
+
+/** A row's note on the emulator's CPU per request (ms), when it reported one. */
+export const cpuNote = (ms: number | undefined) => (ms === undefined ? undefined : `emulator CPU ${ms.toFixed(3)} ms/req`);
 
 const linkBody = JSON.stringify(LINK_FIELDS);
 
