@@ -1,9 +1,13 @@
-// Runs every compiled test file (dist/test/**/*.test.js) with node:test.
-// Node 20's --test takes no glob, so the files are listed here.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// Runs every compiled test file (dist/test/**/*.test.js) with node:test, in processes this script
+// starts, times and cleans up itself. Node 20's --test takes no glob, and its --test-timeout is
+// one number for every process: a 70 s browser file and a shard of 1 s files got the same 120 s,
+// and on a busy machine all of them were killed at exactly that mark, one leaving an emulator
+// behind. Here every process gets a limit that scales with what it holds, runs in a process group
+// of its own, and whatever it started is gone when it ends, however it ends.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // The shard harness is this script's neighbour, also when SVC_TEST_PROJECT points elsewhere.
@@ -25,7 +29,7 @@ const files = [];
     const path = join(dir, name);
     if (name === '.shards') continue;
     if (statSync(path).isDirectory()) walk(path);
-    else if (name.endsWith('.test.js') && hasSource(path) && selected(path)) files.push(path);
+    else if (name.endsWith('.test.js') && hasSource(path) && selected(path)) files.push(relative(root, path));
   }
 })(root);
 if (files.length === 0) {
@@ -33,61 +37,147 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-// The longest files run in processes of their own and start first (browser, package, crash and
-// compiler tests, measured at 5–70 s each): started last, they would run on alone at the end
-// while the other CPU sits idle. Alone in their process, a hang there cancels no other file:
-// they keep node's file-level timeout (below) instead of the shards' 30 s per test.
-const SOLO = ['package/pack', 'dashboard/dashboard', 'pages/', 'emulator/store-durability', 'dashboard/faults', 'cli/emulator-world', 'emulator/openapi-types', 'http/cross-site-browser', 'emulator/start-command', 'cli/webhooks-listen-failures', 'vitest/', 'readme/readme-blocks', 'examples/', 'network/'];
-const rank = (path) => {
-  const i = SOLO.findIndex((f) => `/${relative(root, path)}`.includes(`/${f}`));
-  return i === -1 ? SOLO.length : i;
-};
-const solo = files.filter((f) => rank(f) < SOLO.length).sort((a, b) => rank(a) - rank(b));
+// test/durations.json: each file's duration (ms) as recorded by `SVC_TEST_RECORD=1 npm test` on an
+// idle 2-CPU machine. A file it does not list yet (a new one) is taken as an average short file.
+const DURATIONS = join(sources, 'durations.json');
+const recorded = existsSync(DURATIONS) ? JSON.parse(readFileSync(DURATIONS, 'utf8')) : {};
+const UNKNOWN_MS = 3_000;
+const expected = (file) => recorded[file] ?? UNKNOWN_MS;
 
-// The rest (1–5 s each) share a few processes. A test file's own process costs ~0.8 s of CPU
-// before its first test (node, ~400 modules, the contract's validators): ~55 s of the suite's
-// CPU over 70 files. Each file still gets its own scope (scripts/test-shard.mjs): it is imported
-// inside a describe() named after it, so its before/after hooks run around its own tests only
-// (node:test files its top-level test() and hook calls under the suite that imports it); each
-// test and hook times out alone after 30 s; a file that leaves process.env, the cwd or process
-// listeners changed fails by name. Round-robin over the sorted list spreads each directory's
-// files over the shards.
-const SHARDS = 6;
-const shared = files.filter((f) => rank(f) === SOLO.length);
+// Long files (browsers, the packed tarball, crash tests, the example suites) run in processes of
+// their own and start first, longest first: started last, they would run on alone at the end
+// while the other CPU sits idle. The rest share processes of about SHARD_MS of recorded work each
+// (a process costs ~0.8 s of CPU before its first test: node, ~400 modules, the validators).
+const SOLO_MS = 8_000;
+const SHARD_MS = 25_000;
+const MIN_SHARDS = 6;
+// A process may take LIMIT_FACTOR times its recorded work before it is killed (two CPU-bound
+// processes beside the suite slow it ~2-3x on 2 CPUs), and never less than MIN_LIMIT_MS.
+// A test inside a shard times out alone after TEST_LIMIT_MS: it belongs to a file whose whole
+// recorded work is under SOLO_MS, so that is the same factor over the longest such file.
+const LIMIT_FACTOR = 8;
+const MIN_LIMIT_MS = Number(process.env.SVC_TEST_MIN_LIMIT_MS) || 60_000;
+const TEST_LIMIT_MS = Number(process.env.SVC_TEST_TIMEOUT_MS) || SOLO_MS * LIMIT_FACTOR;
+const CONCURRENCY = Number(process.env.SVC_TEST_CONCURRENCY) || 2;
+
+const solo = files.filter((f) => expected(f) >= SOLO_MS).map((f) => ({ name: f, files: [f], path: join(root, f), work: expected(f) }));
+const shared = files.filter((f) => expected(f) < SOLO_MS);
+
+// Shards: longest file first onto the least loaded shard (ties to the first), so each shard holds
+// about the same recorded work; with no durations recorded this is round-robin over the sorted list.
 const shardDir = join(root, '.shards');
 rmSync(shardDir, { recursive: true, force: true });
-const shards = [];
-if (shared.length > 0) {
-  mkdirSync(shardDir, { recursive: true });
-  const groups = Array.from({ length: Math.min(SHARDS, shared.length) }, () => []);
-  shared.forEach((f, i) => groups[i % groups.length].push(f));
-  groups.forEach((group, i) => {
-    const path = join(shardDir, `shard-${i + 1}.test.mjs`);
-    const names = group.map((f) => relative(root, f));
-    const lines = names.map((n) => `runFile(${JSON.stringify(n)}, () => import(${JSON.stringify('../' + n)}));`);
-    const harness = pathToFileURL(join(scriptDir, 'test-shard.mjs')).href;
-    writeFileSync(path, `// Generated by scripts/run-tests.mjs: these test files share one process.\nimport { exitGuard, runFile } from ${JSON.stringify(harness)};\nexitGuard(${JSON.stringify(names)});\n${lines.join('\n')}\n`);
-    shards.push(path);
+const count = Math.min(shared.length, Math.max(MIN_SHARDS, Math.ceil(shared.reduce((s, f) => s + expected(f), 0) / SHARD_MS)));
+const groups = Array.from({ length: count }, () => ({ files: [], work: 0 }));
+for (const f of [...shared].sort((a, b) => expected(b) - expected(a))) {
+  const g = groups.reduce((least, g) => (g.work < least.work ? g : least));
+  g.files.push(f);
+  g.work += expected(f);
+}
+if (count > 0) mkdirSync(shardDir, { recursive: true });
+const harness = pathToFileURL(join(scriptDir, 'test-shard.mjs')).href;
+const shards = groups.map((g, i) => {
+  const path = join(shardDir, `shard-${i + 1}.test.mjs`);
+  const names = [...g.files].sort();
+  const lines = names.map((n) => `runFile(${JSON.stringify(n)}, () => import(${JSON.stringify('../' + n)}));`);
+  writeFileSync(path, `// Generated by scripts/run-tests.mjs: these test files share one process.\nimport { exitGuard, runFile } from ${JSON.stringify(harness)};\nexitGuard(${JSON.stringify(names)});\n${lines.join('\n')}\n`);
+  return { name: `shard ${i + 1} (${names.length} files)`, files: names, path, work: g.work };
+});
+const processes = [...solo.sort((a, b) => b.work - a.work), ...shards];
+
+// SVC_TEST_ARGS: more `node --test` flags (another reporter), after ours so they win.
+const extra = process.env.SVC_TEST_ARGS ? process.env.SVC_TEST_ARGS.split(' ').filter(Boolean) : [];
+// Every temporary file and folder the tests make lands in one folder per run (os.tmpdir() reads
+// TMPDIR), removed at the end, pass or fail. SVC_TEST_KEEP_TMP=1 keeps it and says where.
+const runTmp = mkdtempSync(join(tmpdir(), 'svc-tests-'));
+const runTag = `${process.pid}-${Date.now()}`;
+
+/**
+ * Kills every process a test process left: its process group, then any process anywhere that
+ * carries its SVC_TEST_PROCESS mark (a test's own detached child sits in a group of its own).
+ */
+function sweep(group, mark) {
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // ESRCH: the group is already empty.
+  }
+  if (process.platform !== 'linux') return;
+  const needle = Buffer.from(`\0SVC_TEST_PROCESS=${mark}\0`);
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${pid}/environ`)]).includes(needle)) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+}
+
+/** Runs one process to its end (or its limit); resolves with what the summary needs. */
+function runProcess(p, index) {
+  const limit = Math.max(MIN_LIMIT_MS, p.work * LIMIT_FACTOR);
+  const mark = `${runTag}-${index}`;
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--test', '--test-reporter=tap', ...extra, p.path], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TMPDIR: runTmp, SVC_TEST_PROCESS: mark, SVC_TEST_TIMEOUT_MS: String(TEST_LIMIT_MS) },
+  });
+  const out = [];
+  child.stdout.on('data', (c) => out.push(c));
+  child.stderr.on('data', (c) => out.push(c));
+  let killed = false;
+  const timer = setTimeout(() => {
+    killed = true;
+    process.kill(-child.pid, 'SIGTERM');
+    setTimeout(() => sweep(child.pid, mark), 5_000).unref();
+  }, limit);
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      sweep(child.pid, mark);
+      const ms = Date.now() - started;
+      const text = Buffer.concat(out).toString('utf8');
+      let verdict = code === 0 ? 'ok' : `failed (exit ${code ?? signal})`;
+      if (killed) verdict = `KILLED after ${(limit / 1000).toFixed(0)} s, its limit (${LIMIT_FACTOR} x its recorded ${(p.work / 1000).toFixed(1)} s, at least ${MIN_LIMIT_MS / 1000} s); anything it started was killed with it`;
+      process.stdout.write(`\n# ── ${p.name}: ${verdict}, ${(ms / 1000).toFixed(1)} s ──\n${text}`);
+      resolve({ p, ok: code === 0 && !killed, ms, text, verdict });
+    });
   });
 }
 
-// SVC_TEST_ARGS: more `node --test` flags (a reporter, another concurrency), after ours so they win.
-// --test-timeout: node 20 times each process out with it (a SOLO file, a whole shard), not the
-// tests inside; those have test-shard.mjs's 30 s in a shard.
-const extra = process.env.SVC_TEST_ARGS ? process.env.SVC_TEST_ARGS.split(' ') : [];
-// Every temporary file and folder the tests make (data dirs, projects, homes, browser profiles:
-// each through os.tmpdir(), which reads TMPDIR) lands in one folder per run, removed at the end,
-// pass or fail: a run used to leave ~100 folders in /tmp. SVC_TEST_KEEP_TMP=1 keeps it and says where.
-const runTmp = mkdtempSync(join(tmpdir(), 'svc-tests-'));
-let status = 1;
+/** Per-file durations from a process's TAP: a shard's top-level entries are its files; a solo file is the process. */
+function durationsOf({ p, ms, text }) {
+  if (p.files.length === 1 && !p.path.includes('.shards')) return { [p.files[0]]: ms };
+  const found = {};
+  for (const m of text.matchAll(/^(?:not )?ok \d+ - (\S+\.test\.js)\n {2}---\n {2}duration_ms: ([\d.]+)/gm)) found[m[1]] = Math.round(Number(m[2]));
+  return found;
+}
+
+const totals = { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
+let results = [];
 try {
-  const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=120000', ...extra, ...solo, ...shards], {
-    stdio: 'inherit',
-    env: { ...process.env, TMPDIR: runTmp },
+  const queue = processes.map((p, i) => () => runProcess(p, i));
+  const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) results.push(await next());
   });
-  status = result.status ?? 1;
+  await Promise.all(workers);
 } finally {
   if (process.env.SVC_TEST_KEEP_TMP) console.error(`run-tests: temporary files kept in ${runTmp}`);
   else rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
 }
-process.exit(status);
+for (const r of results) {
+  for (const key of Object.keys(totals)) {
+    const m = new RegExp(`^# ${key} (\\d+)$`, 'm').exec(r.text);
+    if (m) totals[key] += Number(m[1]);
+  }
+}
+if (process.env.SVC_TEST_RECORD) {
+  const all = Object.fromEntries(Object.entries({ ...recorded, ...Object.assign({}, ...results.map(durationsOf)) }).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(DURATIONS, JSON.stringify(all, null, 2) + '\n');
+  console.log(`run-tests: durations of ${Object.keys(all).length} files written to ${relative(project, DURATIONS)}`);
+}
+const failed = results.filter((r) => !r.ok);
+console.log(`\n# ${Object.entries(totals).map(([k, v]) => `${k} ${v}`).join(', ')}; ${processes.length} processes`);
+for (const r of failed) console.log(`# FAILED ${r.p.name}: ${r.verdict}${r.p.files.length > 1 ? ` (${r.p.files.join(', ')})` : ''}`);
+process.exit(failed.length === 0 ? 0 : 1);

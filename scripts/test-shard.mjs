@@ -12,10 +12,10 @@ const require = createRequire(import.meta.url);
 const nodeTest = require('node:test');
 const { after, before, describe } = nodeTest;
 
-// SVC_TEST_TIMEOUT_MS may shorten it (the runner's own tests do), never lengthen it: a test
-// that needs longer says so itself (test(name, { timeout }, fn)) or runs in a SOLO process.
-const LIMIT_MS = 30_000;
-export const TEST_TIMEOUT_MS = Math.min(Number(process.env.SVC_TEST_TIMEOUT_MS) || LIMIT_MS, LIMIT_MS);
+// The runner (run-tests.mjs) gives the limit in SVC_TEST_TIMEOUT_MS: a shard holds only files whose
+// whole recorded work is short, so one test of theirs may take that many times longer on a busy
+// machine before it is called hung. A test that needs longer says so itself (test(name, { timeout }, fn)).
+export const TEST_TIMEOUT_MS = Number(process.env.SVC_TEST_TIMEOUT_MS) || 64_000;
 
 /** test(name?, options?, fn?) with { timeout } added unless the options give one. */
 function withTimeout(args) {

@@ -180,3 +180,56 @@ test('a shard that cannot exit after its last test is ended and fails, naming it
   assert.equal(status, 1, output);
   assert.match(output, /every test of this shard finished, but something keeps the process alive 0\.5 s later \([^)]*TCPServerWrap[^)]*\): .* one of http\/f0\.test\.js, http\/f6\.test\.js left open/);
 });
+
+test('which files run alone comes from test/durations.json: a long file gets a process of its own', () => {
+  const names = Array.from({ length: 8 }, (_, i) => `cli/f${i}`);
+  const dir = project({ ...Object.fromEntries(names.map((n) => [n, file(n)])), 'browser/long': file('browser/long') });
+  writeFileSync(join(dir, 'test/durations.json'), JSON.stringify({ 'browser/long.test.js': 40_000, 'cli/f0.test.js': 500 }));
+  const { status, output, lines } = run(dir);
+  assert.equal(status, 0, output);
+  const pidOf = (n: string) => lines.find((l) => l.endsWith(` test ${n}`))?.split(' ')[0];
+  const long = pidOf('browser/long');
+  assert.ok(long !== undefined, lines.join(' | '));
+  assert.deepEqual(lines.filter((l) => l.startsWith(`${long} `)).map((l) => l.split(' ').slice(1).join(' ')), ['before browser/long', 'test browser/long', 'after browser/long']);
+  // Its limit scales with its recorded work: 8 x 40 s.
+  assert.match(output, /# ── browser\/long\.test\.js: ok/);
+  // The short files still share processes: eight files over six shards.
+  assert.equal(new Set(names.map(pidOf)).size, 6, lines.join(' | '));
+});
+
+/** Whether a process runs (a zombie waiting for a parent that may never reap it counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+test('a process past its limit is killed with everything it started, its detached children too', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
+  // The hanging file starts a child in its own process group and a detached one (as the tests'
+  // emulators and example suites are), logs both pids, and hangs. Its recorded work is 1 ms, so
+  // its limit is the floor this test sets; the per-test limit inside is far above it.
+  const hang = `
+import { test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+test('starts two children and hangs', () => {
+  const idle = ['-e', 'setInterval(() => {}, 1000)'];
+  const inGroup = spawn(process.execPath, idle, { stdio: 'ignore' });
+  const detached = spawn(process.execPath, idle, { stdio: 'ignore', detached: true });
+  appendFileSync(process.env.RUN_LOG, process.pid + ' children ' + inGroup.pid + ' ' + detached.pid + '\\n');
+  return new Promise(() => {});
+});
+`;
+  const dir = project({ 'cli/hang': hang });
+  writeFileSync(join(dir, 'test/durations.json'), JSON.stringify({ 'cli/hang.test.js': 1 }));
+  const { status, output, lines } = run(dir, [], { SVC_TEST_MIN_LIMIT_MS: '15000' });
+  assert.equal(status, 1, output);
+  assert.match(output, /KILLED after 15 s, its limit/);
+  assert.match(output, /# FAILED shard 1 \(1 files\)/);
+  const children = lines.find((l) => l.includes(' children '));
+  assert.ok(children, `the file logged its children before its limit: ${output}`);
+  const pids = children.split(' ').slice(2).map(Number);
+  assert.deepEqual(pids.filter(alive), [], 'no child of the killed process is left running');
+});

@@ -1,0 +1,15 @@
+// `npm run test:busy [filters…]`: the suite as it runs on a busy machine. Two CPU-bound processes
+// (as many as this machine's CI has CPUs) spin beside `npm test`'s runner for its whole run and
+// are killed when it ends, however it ends. The suite must pass like this: its limits scale with
+// the work (scripts/run-tests.mjs), never with the assumption of an idle machine.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const HOGS = Number(process.env.SVC_TEST_HOGS) || 2;
+const hogs = Array.from({ length: HOGS }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+const stop = () => hogs.forEach((h) => h.kill('SIGKILL'));
+process.on('exit', stop);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+console.error(`test-busy: ${HOGS} CPU-bound processes spin beside the suite (pids ${hogs.map((h) => h.pid).join(', ')})`);
+const runner = spawn(process.execPath, [fileURLToPath(new URL('./run-tests.mjs', import.meta.url)), ...process.argv.slice(2)], { stdio: 'inherit' });
+runner.on('close', (code) => process.exit(code ?? 1));
