@@ -46,6 +46,9 @@ export function parseAllowedHostList(raw: string): string[] {
   return raw.split(',').filter((s) => s.trim() !== '').map(parseAllowedHost);
 }
 
+/** The loopback names a plain http:// webhook URL may use in either environment (a URL's hostname: lowercase, v6 in brackets). */
+export const isLoopbackHost = (name: string): boolean => name === 'localhost' || name === '127.0.0.1' || name === '[::1]';
+
 /** True when the Host header's name (lowercase, v6 in brackets) is on the allow list. */
 export function hostIsAllowed(name: string, allowed: readonly string[]): boolean {
   for (const entry of allowed) {

@@ -131,6 +131,13 @@ export const CONTROL_ROUTES = {
     errors: ['NOT_FOUND'],
     summary: "An endpoint's deliveries, newest first (?limit=, default 50, max 500); each with its last attempt",
   },
+  endpointSecret: {
+    method: 'GET',
+    path: '/webhook-endpoints/:id/secret',
+    tag: 'webhooks',
+    errors: ['NOT_FOUND'],
+    summary: "An endpoint's signing secret, for `svc webhooks check --endpoint` (the merchant API shows it once, at creation); 404 for an unknown or deleted endpoint",
+  },
   delivery: {
     method: 'GET',
     path: '/deliveries/:id',

@@ -29,7 +29,7 @@ import {
   WalletTopUp,
   WalletView,
 } from './dashboard.js';
-import { Delivery, DeliveryList, DeliveryListQuery, EventDeliveries, EventList, EventsQuery, NextDeliveryAdvance, NoFields, TriggerEventBody, TriggeredEvent } from './webhooks.js';
+import { Delivery, DeliveryList, DeliveryListQuery, EndpointSecret, EventDeliveries, EventList, EventsQuery, NextDeliveryAdvance, NoFields, TriggerEventBody, TriggeredEvent } from './webhooks.js';
 import {
   FixturesJsonSchema,
   NamedSnapshotRestored,
@@ -90,6 +90,7 @@ export const CONTROL_SCHEMAS = {
   applyFaultPreset: { params: PresetParams, response: AppliedPreset },
 
   endpointDeliveries: { params: IdParams, query: DeliveryListQuery, response: DeliveryList },
+  endpointSecret: { params: IdParams, response: EndpointSecret },
   delivery: { params: IdParams, response: Delivery },
   redeliver: { params: IdParams, body: NoFields, response: Delivery },
   listEvents: { query: EventsQuery, response: EventList },

@@ -47,6 +47,13 @@ export const DeliveryListQuery = z.strictObject({
 
 export const DeliveryList = z.object({ deliveries: z.array(DeliveryRow), total: z.int().min(0).meta({ description: "The endpoint's deliveries in all" }) });
 
+export const EndpointSecret = z
+  .object({
+    id: z.string(),
+    secret: z.string().meta({ description: "The endpoint's signing secret (43 base64url characters): the key of every delivery's Svc-Signature" }),
+  })
+  .meta({ id: 'EndpointSecret' });
+
 /** An empty JSON object: the route takes no fields. */
 export const NoFields = z.strictObject({});
 

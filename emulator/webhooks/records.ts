@@ -3,21 +3,11 @@ import type { Environment } from '../resources/merchants/records.js';
 import { collection } from '../store/collection.js';
 import { MAX_ATTEMPTS } from './schedule.js';
 import { isoMicros } from '../ids.js';
+import { attemptHeaders } from '../../contract/webhook-sender.js';
 
 // The webhook delivery record, owned here: the outbox (resources/events/outbox.ts) writes one per
 // subscribed endpoint with no attempt yet, the delivery engine appends attempts and moves its
 // status, the control API, the dashboard and the live stream read it.
-
-export const USER_AGENT = 'svc-emulator-webhooks/1';
-
-/** The headers of one attempt; the signature is the only part that changes between attempts. */
-export const attemptHeaders = (eventType: string, deliveryId: string, signature: string): Record<string, string> => ({
-  'content-type': 'application/json',
-  'user-agent': USER_AGENT,
-  'svc-signature': signature,
-  'svc-event': eventType,
-  'svc-delivery': deliveryId,
-});
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'dead_letter' | 'cancelled';
 

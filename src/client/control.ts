@@ -146,6 +146,8 @@ export class ControlApi {
   approveCardMandate = (id: string, card: CardDetails) => this.post<MandateView>(`/mandates/${encodeURIComponent(id)}/approve-card`, card);
   approveWalletMandate = (id: string, phone: string, pin: string) =>
     this.post<MandateView>(`/mandates/${encodeURIComponent(id)}/approve-wallet`, { phone, pin } satisfies ControlBody<'approveWalletMandate'>);
+  /** An endpoint's signing secret (svc webhooks check --endpoint). */
+  endpointSecret = (endpointId: string) => this.get<ControlResponse<'endpointSecret'>>(`/webhook-endpoints/${encodeURIComponent(endpointId)}/secret`);
   endpointDeliveries = (endpointId: string) => this.get<ControlResponse<'endpointDeliveries'>>(`/webhook-endpoints/${encodeURIComponent(endpointId)}/deliveries`);
   // The world as a whole (emulator/control/world-routes.ts).
   reset = () => this.post<ControlResponse<'reset'>>('/reset');

@@ -2,6 +2,8 @@ import { startEmulator as startServer, type ReadyInfo, type RunningEmulator, typ
 import { parseDuration, parseRateLimit } from '../../contract/formats.js';
 import { ControlApi } from '../client/control.js';
 import type { FaultInput } from '../../contract/faults.js';
+import type { CheckedRequest, CheckResult, ReceiverReport } from '../../contract/webhook-check.js';
+import { checkWebhookReceiver, type CheckOptions } from '../webhooks/check/index.js';
 
 // The testing API: a test owns its emulator, in its own process, the way Miniflare or
 // testcontainers let a test own its dependency. Nothing is spawned and (by default) nothing is
@@ -12,7 +14,7 @@ import type { FaultInput } from '../../contract/faults.js';
 //   await emu.reset();                             // back to the fixtures: same port, same keys
 //   await emu.close();
 
-export type { DeliveryRecord, EventRecord, WorldSnapshot, FaultInput, Fault, FaultLogEntry, RequestLogEntry, RequestLogFilter };
+export type { DeliveryRecord, EventRecord, WorldSnapshot, FaultInput, Fault, FaultLogEntry, RequestLogEntry, RequestLogFilter, ReceiverReport, CheckResult, CheckedRequest };
 export type EmulatorKey = ReadyInfo['keys'][number];
 
 export interface StartOptions {
@@ -94,6 +96,13 @@ export interface TestEmulator {
    * later emulator time do not count (one held by a delay or reorder fault does: it is on its way).
    */
   idle(): Promise<void>;
+  /**
+   * Grades your webhook receiver as `svc webhooks check` does (README "Check your webhook
+   * receiver"): signed, bad, duplicate and unknown deliveries sent to `url`, each answer checked.
+   * Resolves with the report (`report.ok`: no check failed); rejects when `url` cannot be reached
+   * or an option is wrong. Plain http:// to this emulator's `allowedHosts` is not warned about.
+   */
+  checkWebhookReceiver(url: string, options: Omit<CheckOptions, 'allowedHosts'>): Promise<ReceiverReport>;
   /** Every record back to the fixtures (the clock keeps its time); webhook retries and provider answers of the old world are gone with its records. */
   reset(): Promise<void>;
   /** The whole world as a value (deep copy). */
@@ -177,6 +186,7 @@ function handle(running: RunningEmulator): TestEmulator {
     waitForEvent: (predicate, opts) => waitFor<EventRecord>(services.store, EVENTS, predicate, opts),
     waitForDelivery: (predicate, opts) => waitFor<DeliveryRecord>(services.store, DELIVERIES, predicate, opts),
     idle: () => running.deliveriesIdle(),
+    checkWebhookReceiver: (url, options) => checkWebhookReceiver(url, { ...options, allowedHosts: services.config.allowedHosts }),
     reset: () => running.reset(),
     snapshot: () => running.snapshot(),
     // A plain Error for the test's own assertions (the emulator's ApiError carries HTTP fields).

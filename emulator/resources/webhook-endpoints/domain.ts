@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { MerchantContext, Services } from '../../services.js';
 import type { StoredRecord, Transaction } from '../../store/store.js';
-import { invalid, notFound } from '../../errors.js';
+import { ApiError, invalid, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import type { CreateWebhookEndpoint, WebhookEndpoint } from '../../../contract/resources/webhook-endpoints.js';
 import { findOwn } from '../merchants/own.js';
-import { hostIsAllowed } from '../../../contract/network.js';
+import { hostIsAllowed, isLoopbackHost } from '../../../contract/network.js';
 
 export const WEBHOOK_ENDPOINTS = collection<EndpointRecord>()('webhook_endpoints', { live_by_scope: (e) => (e.deleted_at ? undefined : scopeKey(e.merchant_id, e.environment)) });
 
@@ -51,8 +51,7 @@ function checkUrl(ctx: MerchantContext, raw: string): void {
   if (url.username || url.password) throw invalid('url', 'must not carry credentials');
   if (url.protocol === 'https:') return;
   const host = url.hostname.toLowerCase();
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(host);
-  if (url.protocol === 'http:' && loopback) return;
+  if (url.protocol === 'http:' && isLoopbackHost(host)) return;
   if (url.protocol === 'http:' && ctx.environment === 'test' && hostIsAllowed(host, ctx.config.allowedHosts)) return;
   const allowed = ctx.config.allowedHosts.length > 0 ? `, or in the test environment to an --allow-host name (${ctx.config.allowedHosts.join(', ')})` : '';
   throw invalid('url', `must be https:// (plain http:// only to localhost, 127.0.0.1 or [::1]${allowed})`);
@@ -93,6 +92,17 @@ export function deleteEndpoint(ctx: MerchantContext, id: string, tx: Transaction
   if (!e) throw notFound('webhook endpoint');
   if (!e.deleted_at) tx.put(WEBHOOK_ENDPOINTS, { ...e, deleted_at: ctx.stamps.next() });
   return { id, deleted: true as const };
+}
+
+/**
+ * The signing secret, for the control API only (`svc webhooks check --endpoint` signs its test
+ * deliveries with it): the merchant API returns it once, at creation. A deleted endpoint's is
+ * not handed out, as nothing is delivered to it any more.
+ */
+export function endpointSecret(services: Pick<Services, 'store'>, id: string) {
+  const e = services.store.get(WEBHOOK_ENDPOINTS, id);
+  if (!e || e.deleted_at) throw new ApiError('NOT_FOUND', `No webhook endpoint ${id}${e ? ' (it was deleted)' : ''}.`);
+  return { id: e.id, secret: e.secret };
 }
 
 /** Live endpoints of a merchant and environment that subscribe to `type`. */

@@ -1,7 +1,8 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../../../contract/signature-tolerance.js';
 import { intFlag } from '../../parse.js';
 import { apiOptions, examples, lazy, writeOptions } from '../../options.js';
+import { durationOrMs } from '../emulator/status-options.js';
 
 export function register(webhooks: Command): void {
   const endpoints = webhooks.command('endpoints').description('Webhook endpoints: create, list, delete');
@@ -69,6 +70,18 @@ Each forward is kept in a local log for \`svc webhooks replay\`.`,
       .option('--emulator', 'ask the emulator to redeliver its delivery (same Svc-Delivery); implied by a dlv_ id')
       .action(lazy(() => import('./replay.js'))),
     ['svc webhooks replay ldv_Hb3Nq8Wz1Lx5Tc9Vk2Pr', 'svc webhooks replay dlv_9Qw2Er6Ty1Ui5Op8As3D'],
+  );
+  examples(
+    apiOptions(
+      webhooks.command('check').description("Grade your webhook receiver: send it signed, bad, duplicate and unknown deliveries and check each answer (exit 0 when nothing fails)"),
+      new Option('--timeout <duration>', 'how long an answer may take (10s, 2s, or ms)').argParser(durationOrMs).default(10_000, '10s'),
+    )
+      .argument('<url>', "your receiver's URL, e.g. http://localhost:3000/webhooks")
+      .option('--secret <secret>', "the endpoint's signing secret (what your receiver verifies with)")
+      .option('--endpoint <endpoint_id>', "read the secret of this emulator endpoint (we_…) instead of --secret")
+      .option('--events <list>', 'event types to send, comma-separated (default: every type)')
+      .action(lazy(() => import('./check.js'))),
+    ['svc webhooks check http://localhost:3000/webhooks --secret "$WEBHOOK_SECRET"', 'svc webhooks check http://localhost:3000/webhooks --endpoint we_4Kj8Hg2Fd6Sa9Lp3Oi7U --json'],
   );
   const deliveries = webhooks.command('deliveries').description("The emulator's delivery log");
   examples(

@@ -1,0 +1,112 @@
+import { EVENT_TYPES, type EventType } from '../../../contract/common.js';
+import { Sender, type AttemptOutcome } from '../../../contract/webhook-sender.js';
+import type { CheckResult, ReceiverReport } from '../../../contract/webhook-check.js';
+import { craft, type Crafted } from './deliveries.js';
+import { grade, isTimeout, type Sent } from './grade.js';
+
+// `svc webhooks check <url>` and the testing API's `emu.checkWebhookReceiver(url, { secret })`:
+// crafted deliveries sent straight to a merchant's receiver with the engine's own sender
+// (contract/webhook-sender.ts: no redirect followed, the same timeout rule), each answer graded
+// against what the spec expects. The CLI command only parses flags and prints the report.
+
+export interface CheckOptions {
+  /** The endpoint's signing secret (what the receiver verifies with). */
+  secret: string;
+  /** Event types to send (default: every type). The single-delivery checks use the first. */
+  events?: readonly string[];
+  /** How long an answer may take, in ms (default: the spec's 10 s). */
+  timeoutMs?: number;
+  /** Names plain http:// may go to without a warning besides loopback (an emulator's --allow-host). */
+  allowedHosts?: readonly string[];
+}
+
+/** The spec's acknowledgement window; the emulator's --webhook-timeout default too. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+const MAX_TIMEOUT_MS = 3_600_000;
+
+/** Bad input, naming what was wrong (`field`); the CLI turns it into a usage error naming the flag. */
+export class CheckInputError extends RangeError {
+  constructor(
+    readonly field: 'url' | 'secret' | 'events' | 'timeout',
+    readonly reason: string,
+  ) {
+    super(`${field}: ${reason}`);
+  }
+}
+
+/** The receiver could not be reached at all (its first delivery got no connection). */
+export class ReceiverUnreachable extends Error {}
+
+export interface Plan {
+  url: URL;
+  types: EventType[];
+  timeoutMs: number;
+  allowedHosts: readonly string[];
+}
+
+/** Checks everything but the secret before anything is sent; throws CheckInputError. */
+export function planCheck(rawUrl: string, options: Omit<CheckOptions, 'secret'>): Plan {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new CheckInputError('url', `"${rawUrl}" is not an absolute URL (e.g. http://localhost:3000/webhooks)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CheckInputError('url', `must be http:// or https:// (got ${url.protocol}//)`);
+  if (url.username || url.password) throw new CheckInputError('url', 'must not carry credentials (deliveries never send any)');
+  const types = (options.events ?? EVENT_TYPES).map((t) => t.trim());
+  const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+  if (types.length === 0 || unknown.length > 0) {
+    throw new CheckInputError('events', `${types.length === 0 ? 'give one or more event types' : `unknown event type ${unknown.map((u) => `"${u}"`).join(', ')}`} (known: ${EVENT_TYPES.join(', ')})`);
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) throw new CheckInputError('timeout', `from 1 ms to 1 h (got ${timeoutMs} ms)`);
+  return { url, types: [...new Set(types)] as EventType[], timeoutMs, allowedHosts: options.allowedHosts ?? [] };
+}
+
+/** Runs every check against the receiver at `url`; resolves with the report (never rejects for a receiver's answers). */
+export async function checkWebhookReceiver(url: string, options: CheckOptions): Promise<ReceiverReport> {
+  const plan = planCheck(url, options);
+  if (typeof options.secret !== 'string' || options.secret === '') throw new CheckInputError('secret', "give the endpoint's signing secret (an empty key signs nothing)");
+  const crafted = craft(options.secret, plan.types);
+  const sender = new Sender();
+  const sent = new Map<Crafted, Promise<Sent>>();
+  const send = (c: Crafted): Promise<Sent> => {
+    let answer = sent.get(c);
+    if (!answer) {
+      const headers = c.headers();
+      answer = sender.send({ url: plan.url.href, body: c.body, headers, timeoutMs: plan.timeoutMs }).then((o) => asSent(plan, c, headers, o));
+      sent.set(c, answer);
+    }
+    return answer;
+  };
+  try {
+    // The first delivery alone: a receiver that cannot be reached is one error, not 18 verdicts.
+    const first = await send(crafted[0]);
+    if (first.status === null && !isTimeout(first)) throw new ReceiverUnreachable(`cannot reach ${plan.url.href}: ${first.error}`);
+    // The rest at once (a duplicate waits for its original's answer, as a retry would).
+    const requests = await Promise.all(crafted.map(async (c) => (c.after ? (await send(c.after), send({ ...c, after: undefined })) : send(c))));
+    return report(plan, grade(plan, requests));
+  } finally {
+    await sender.close();
+  }
+}
+
+/** A sent delivery and its answer, as the report shows it (grade.ts gives its verdict). */
+function asSent(plan: Plan, c: Crafted, headers: Record<string, string>, o: AttemptOutcome): Sent {
+  return {
+    check: c.check,
+    label: c.label,
+    request: { method: 'POST', url: plan.url.href, headers, body: c.body },
+    expected: c.expected,
+    status: o.status_code,
+    time_ms: o.latency_ms,
+    error: o.error,
+  };
+}
+
+function report(plan: Plan, checks: CheckResult[]): ReceiverReport {
+  const counts = { pass: 0, fail: 0, warn: 0 };
+  for (const c of checks) counts[c.verdict]++;
+  return { url: plan.url.href, timeout_ms: plan.timeoutMs, events: plan.types, ok: counts.fail === 0, counts, checks };
+}
