@@ -80,7 +80,7 @@ export function grade(plan: Plan, sent: Sent[]): CheckResult[] {
           };
         }
         return {
-          why: `${failed.length} of ${all.length} bad deliveries were not answered 4xx: ${listed(failed)}; a 5xx or a dropped connection is retried, so every forged or stale request comes back 7 times`,
+          why: `${failed.length} of ${all.length} bad deliveries were not answered 4xx: ${listed(failed)}; a 5xx (or a dropped connection) says your server failed, not the request: it sets off error alerts, and a sender keeps retrying it`,
           fix: 'answer 400 (never 5xx) when a signature does not verify',
         };
       },
