@@ -133,6 +133,24 @@ for (const { flaw, fails, why, fix } of FLAWED) {
   });
 }
 
+test('the human report: each check a verdict and a title, a why line, and a fix line unless it passed; exit 1', async () => {
+  const r = await receiver('no-verification');
+  const run = await runBinary(['webhooks', 'check', r.url, '--secret', SECRET]);
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(run.stderr, /^Sending signed test deliveries to http:\/\/127\.0\.0\.1:\d+\/webhooks …$/m);
+  const lines = run.stdout.split('\n');
+  const at = (title: string) => lines.findIndex((l) => l.endsWith(`  ${title}`));
+  const bad = at('Bad deliveries');
+  assert.match(lines[bad]!, /^  fail  Bad deliveries$/);
+  assert.match(lines[bad + 1]!, /^        why: 6 of 6 bad deliveries were accepted \(2xx\)/);
+  assert.match(lines[bad + 2]!, /^        fix: verify Svc-Signature/);
+  const valid = at('Valid deliveries');
+  assert.match(lines[valid]!, /^  pass  Valid deliveries$/);
+  assert.match(lines[valid + 1]!, /^        why: 7 event types and a body laid out differently/);
+  assert.match(lines[valid + 2]!, /^  (pass|fail|warn)  Bad deliveries$/, 'no fix line for a check that passed');
+  assert.match(run.stdout, /^FAILED: 6 passed, 1 failed, 0 warned$/m);
+});
+
 test('a receiver that takes longer than the timeout fails "Time" only; the sender cut off each request it did not answer', async () => {
   // The real flaw is an answer after 11 s against the spec's 10. Waiting 11 real seconds would
   // be slow and, on a busy machine, a bet on wall-clock time; instead this receiver never

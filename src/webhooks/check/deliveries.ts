@@ -21,7 +21,7 @@ export interface Crafted {
 }
 
 /** A type no version of the service sends: the forward-compatibility check's unknown event. */
-export const UNKNOWN_TYPE = 'svc_check.unknown_type';
+const UNKNOWN_TYPE = 'svc_check.unknown_type';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const freshDeliveryId = () => `dlv_${randomBytes(15).toString('base64url').replace(/[-_]/g, 'x')}`;

@@ -64,7 +64,7 @@ export function grade(plan: Plan, sent: Sent[]): CheckResult[] {
               fix: 'verify Svc-Signature over the raw body exactly as received (express.raw(), request.get_data()), then parse it',
             }
           : {
-              why: `${failed.length} of ${all.length} correctly signed deliveries were not answered 2xx: ${listed(failed)}`,
+              why: `${failed.length} of ${all.length} correctly signed deliveries were not answered 2xx: ${listed(failed)}${all.every(is4xx) ? ' (all refused: does the receiver verify with this secret?)' : ''}`,
               fix: "answer 2xx to every delivery whose signature verifies over the raw body, with the endpoint's secret",
             },
       `${plan.types.length} event type${plan.types.length === 1 ? '' : 's'} and a body laid out differently (whitespace, \\u escapes, key order) were answered 2xx`,
