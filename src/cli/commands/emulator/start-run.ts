@@ -2,7 +2,7 @@ import chalk from 'chalk';
 import { consoleLogger, startEmulator, tuneHeapForLongRun, yieldCpuToEventLoop, type EmulatorOptions, type ReadyInfo } from '../../../../emulator/index.js';
 import type { CliIO, Env } from '../../io.js';
 import { UsageError } from '../../errors.js';
-import { parseAllowedHost, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
+import { parseAllowedHostList, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
 import { importWorld } from './world-file.js';
 import { readFaultFile } from './faults.js';
 import { checkedFixtures } from './fixtures.js';
@@ -31,7 +31,7 @@ export function emulatorOptions(opts: StartOptions, env: Env): EmulatorOptions {
     logRequests: !opts.quiet,
     logger: consoleLogger,
     fsync: opts.fsync,
-    allowedHosts: fromEnv(opts.allowHost, env, 'SVC_ALLOWED_HOSTS', (raw) => raw.split(',').map(parseAllowedHost)),
+    allowedHosts: fromEnv(opts.allowHost, env, 'SVC_ALLOWED_HOSTS', parseAllowedHostList),
     publicUrl: fromEnv(opts.publicUrl, env, 'SVC_PUBLIC_URL', parsePublicUrl),
     controlToken: fromEnv(opts.controlToken, env, 'SVC_CONTROL_TOKEN', parseControlToken),
     // Checked before anything starts: a bad file is exit 2 and no emulator, no lock.

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { parseDuration, parseRateLimit } from '../../../../contract/formats.js';
-import { parseAllowedHost, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
+import { parseAllowedHostList, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
 import { ioOf } from '../../io.js';
 import { choiceFlag, intFlag, wrapParser } from '../../parse.js';
 
@@ -31,7 +31,7 @@ export interface StartOptions {
 /** --allow-host, repeatable; a comma-separated value (as SVC_ALLOWED_HOSTS holds) gives several. */
 const allowHostFlag = (value: string, previous: string[] | undefined): string[] => [
   ...(previous ?? []),
-  ...value.split(',').map((name) => wrapParser(parseAllowedHost)(name)),
+  ...wrapParser(parseAllowedHostList)(value),
 ];
 
 /** The options `start` and `exec` share: one emulator, configured the same way. */

@@ -4,9 +4,9 @@ import { verifySignature } from '../../../../contract/signature.js';
 import { UsageError } from '../../errors.js';
 import { Output } from '../../output.js';
 import { maskSecret } from '../../mask.js';
-import { forward } from './forward.js';
+import { forward, printForward } from './forward.js';
 import { appendLog } from './listen-log.js';
-import { printForward, type ListenFlags } from './listen.js';
+import type { ListenFlags } from './listen.js';
 import type { CliIO } from '../../io.js';
 
 // `svc webhooks listen --port`: a live host has no stream, so the developer points a tunnel
