@@ -1,4 +1,3 @@
-import { noteActivity } from '../activity.js';
 import type { Services } from '../services.js';
 import type { StoredRecord } from '../store/store.js';
 import type { AnyCollection } from '../store/collection.js';
@@ -369,7 +368,7 @@ export class Scheduler {
 
   /** What the real timer and a kick run: everything due by now, without waiting for async work. */
   private readonly runDue = (): void => {
-    noteActivity(); // due work may stall the loop: the probes watch (activity.ts)
+    this.services.monitor.noteActivity(); // due work may stall the loop: the probes watch (performance/loop-monitor.ts)
     this.kicked = false;
     this.clearWake();
     if (!this.running || this.stepping) return;

@@ -1,4 +1,3 @@
-import { noteActivity } from '../activity.js';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -66,6 +65,8 @@ export interface FileStoreOptions {
   fs?: StoreFs;
   /** Records written per event-loop turn while writing a snapshot. */
   chunkRecords?: number;
+  /** Told at each compaction slice: a slice may stall the loop, so the event-loop probes watch (performance/loop-monitor.ts). */
+  onActivity?: () => void;
 }
 
 interface SnapshotHeader {
@@ -269,7 +270,7 @@ export class FileStore extends MemoryStore {
           // One turn of the event loop: records until WORK_MS have passed (checked every
           // CHECK_EVERY records) or chunkRecords are written, then the bytes go to the file.
           const turnStart = performance.now();
-          noteActivity(); // a slice may stall the loop: the probes watch (activity.ts)
+          this.options.onActivity?.();
           for (let n = 1; ; n++) {
             const r = it.next();
             if (r.done) {

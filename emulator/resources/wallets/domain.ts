@@ -42,10 +42,6 @@ export interface WalletScope {
 
 export const walletId = (s: WalletScope) => `${s.merchantId}:${s.environment}:${s.currency}`;
 
-export function balanceOf(services: Pick<Services, 'store'>, scope: WalletScope): number {
-  return services.store.get(WALLETS, walletId(scope))?.balance ?? 0;
-}
-
 /** All wallets of a merchant (or sub-merchant). */
 export function walletsOf(services: Pick<Services, 'store'>, merchantId: string): WalletRecord[] {
   return services.store.byIndex(WALLETS, 'by_owner', merchantId);

@@ -76,12 +76,6 @@ export function listEndpoints(ctx: MerchantContext) {
   return { endpoints: records.map(toPublicEndpoint) };
 }
 
-export function getOwnEndpoint(ctx: MerchantContext, id: string): EndpointRecord {
-  const e = findOwn<EndpointRecord>(ctx, WEBHOOK_ENDPOINTS, id);
-  if (!e || e.deleted_at) throw notFound('webhook endpoint');
-  return e;
-}
-
 /**
  * Revokes the endpoint: it gets no new deliveries, and its pending ones are cancelled by the
  * engine. Deleting it again answers the same 200, as revoking a revoked mandate does: a

@@ -1,5 +1,5 @@
 import chalk from 'chalk';
-import { consoleLogger, startEmulator, tuneHeapForLongRun, yieldCpuToEventLoop, type EmulatorOptions, type ReadyInfo } from '../../../../emulator/index.js';
+import { consoleLogger, startEmulator, type EmulatorOptions, type ReadyInfo } from '../../../../emulator/index.js';
 import type { CliIO, Env } from '../../io.js';
 import { UsageError } from '../../errors.js';
 import { parseAllowedHostList, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
@@ -54,10 +54,9 @@ export function emulatorOptions(opts: StartOptions, env: Env): EmulatorOptions {
  */
 export async function run(opts: StartOptions, io: CliIO): Promise<void> {
   const options = emulatorOptions(opts, io.env);
-  tuneHeapForLongRun();
-  await yieldCpuToEventLoop();
   const emulator = await startEmulator({
     ...options,
+    ownsProcess: true,
     // `svc emulator stop` (POST /_emulator/stop): the same path as a SIGTERM.
     onStopRequest: () => stop('stop requested'),
   });
