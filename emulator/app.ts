@@ -27,7 +27,7 @@ import type { AnswerWatch } from './request-log/answer-watch.js';
 // parsing, the merchant routes (through the gateway), the control API, and the envelope for
 // everything that falls through.
 
-export interface AppOptions {
+interface AppOptions {
   rateLimit: RateLimitConfig | null;
   /** Log one line per request (to stderr). */
   logRequests: boolean;

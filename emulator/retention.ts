@@ -34,7 +34,7 @@ import type { LoggedRequest } from './request-log/log.js';
 export const DEFAULT_RETAIN_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export interface PruneResult {
+interface PruneResult {
   idempotency: number;
   events: number;
   deliveries: number;
@@ -104,7 +104,7 @@ function oldest<T extends StoredRecord>(records: IterableIterator<T>): T | undef
 }
 
 /** When the sweep next has work: the earliest expiry among the oldest records (events waiting for their deliveries aside). */
-export function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'config' | 'requestLog'>): number | undefined {
+function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'config' | 'requestLog'>): number | undefined {
   const { store } = services;
   const now = services.clock.now();
   const retain = retainMs(services);

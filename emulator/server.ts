@@ -28,6 +28,7 @@ import { networkDoor, type NetworkDoor } from './http/network-door.js';
 import { LoopMonitor } from './performance/loop-monitor.js';
 import { tuneHeapForLongRun } from './performance/heap.js';
 import { yieldCpuToEventLoop } from './performance/helper-threads.js';
+import { messageOf } from '../contract/errors.js';
 
 export const DEFAULT_PORT = 4242;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -213,7 +214,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   services.lifecycle = {
     reset,
     // After the answer has gone out: the caller (svc emulator stop) hears "stopping", then waits for the exit.
-    requestStop: () => setImmediate(() => (options.onStopRequest ? options.onStopRequest() : void close().catch((err) => services.log.warn(`stop failed: ${(err as Error).message}`)))),
+    requestStop: () => setImmediate(() => (options.onStopRequest ? options.onStopRequest() : void close().catch((err) => services.log.warn(`stop failed: ${messageOf(err)}`)))),
   };
 
   const app = createApp(services, { rateLimit: options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit, logRequests: options.logRequests ?? false });

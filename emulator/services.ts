@@ -52,14 +52,14 @@ export class Services {
   }
 }
 
-export interface Lifecycle {
+interface Lifecycle {
   /** Every record back to the fixtures (world.ts). */
   reset(): Promise<void>;
   /** Stops the emulator once the current answer is sent. */
   requestStop(): void;
 }
 
-export interface Hooks {
+interface Hooks {
   /** The whole world was replaced (reset, restore: world.ts): drop in-memory state about it. */
   worldReplaced: Array<() => void>;
 }

@@ -7,7 +7,7 @@ import { bodyIdempotencyKey } from '../idempotency-key.js';
 // idempotency_key is the replay key. Each card type keeps its own id, amount and checks.
 
 /** Any Unicode string of 1–255 characters (contract/idempotency.ts); a header key counts bytes instead. */
-export const BodyIdempotencyKey = bodyIdempotencyKey().meta({
+const BodyIdempotencyKey = bodyIdempotencyKey().meta({
   description: 'Body idempotency key (not a header): any Unicode string of 1-255 characters (code points), compared exactly; a retry with the same key and body returns the original result',
 });
 

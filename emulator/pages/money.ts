@@ -4,7 +4,7 @@ import { currencyFormatter as formatter } from '../performance/process-caches.js
 // and a payer's typed amount ("12.5") back to minor units, using the currency's own number of
 // decimals (Intl knows that JPY has none and USD two).
 
-export const fractionDigits = (currency: string) => formatter(currency).resolvedOptions().maximumFractionDigits ?? 2;
+const fractionDigits = (currency: string) => formatter(currency).resolvedOptions().maximumFractionDigits ?? 2;
 
 export function formatMinor(minor: number, currency: string): string {
   return formatter(currency).format(minor / 10 ** fractionDigits(currency));

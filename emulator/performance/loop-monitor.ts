@@ -42,14 +42,14 @@ interface Mark {
 }
 
 /** What an emulator that owns its process did to it at start (server.ts: `ownsProcess`). */
-export interface ProcessTuning {
+interface ProcessTuning {
   /** The V8 flags set (heap.ts). */
   heap: string[];
   /** On one CPU, the nice value the other threads got (helper-threads.ts), or null. */
   helperThreads: HelperThreads | null;
 }
 
-export interface GcWindow {
+interface GcWindow {
   count: number;
   totalMs: number;
   maxMs: number;

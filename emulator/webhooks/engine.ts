@@ -7,7 +7,7 @@ import type { Op } from '../store/memory-store.js';
 import { EVENTS } from '../resources/events/outbox.js';
 import { WEBHOOK_ENDPOINTS, type EndpointRecord } from '../resources/webhook-endpoints/domain.js';
 import { signPayload } from '../../contract/signature.js';
-import { attemptsInRound, isScheduled, SCHEDULED_KEY, type DeliveryRecord, type StoredAttempt } from './records.js';
+import { attemptsInRound, isScheduled, SCHEDULED_KEY, type StoredAttempt } from './records.js';
 import { cancelEndpointDeliveries } from './deliveries.js';
 import { delayAfterFailure } from './schedule.js';
 import { attemptHeaders, Sender, type AttemptOutcome } from '../../contract/webhook-sender.js';

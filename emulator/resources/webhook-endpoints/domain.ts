@@ -24,7 +24,7 @@ export interface EndpointRecord extends StoredRecord {
   deleted_at?: string;
 }
 
-export const scopeKey = (merchantId: string, environment: string) => `${merchantId}:${environment}`;
+const scopeKey = (merchantId: string, environment: string) => `${merchantId}:${environment}`;
 
 export const toPublicEndpoint = (e: EndpointRecord): WebhookEndpoint => ({
   id: e.id,

@@ -5,7 +5,7 @@ import type { Output } from '../../output.js';
 // One forward of a webhook body to the developer's local URL: the raw bytes, the Svc-* headers,
 // signed with the given secret (listen) or passed through as received (live receiver).
 
-export interface ForwardResult {
+interface ForwardResult {
   status_code: number | null;
   latency_ms: number;
   error: string | null;
