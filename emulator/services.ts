@@ -26,7 +26,10 @@ export class Services {
   readonly scheduler: Scheduler;
   /** The webhook delivery engine (webhooks/engine.ts): attempts, bounded concurrency, the attempt log. */
   readonly deliveries: DeliveryEngine;
-  /** The live stream, GET /emulator/stream and the dashboard's feed (webhooks/stream.ts). */
+  /**
+   * The live stream, GET /emulator/stream and the dashboard's feed (webhooks/stream.ts).
+   * @internal its handlers take express's types, which the package's declarations must not reach
+   */
   readonly stream: StreamHub;
   /** The emulator as a whole, for the control API (set by server.ts before it listens). */
   lifecycle?: Lifecycle;
