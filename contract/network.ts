@@ -41,13 +41,9 @@ export function parseAllowedHost(raw: string): string {
   return value;
 }
 
-/**
- * A comma-separated list of --allow-host values (one --allow-host value, or SVC_ALLOWED_HOSTS):
- * blank items are skipped (`svc,` is `svc`), a list with no name at all is refused.
- */
+/** A comma-separated list (SVC_ALLOWED_HOSTS) of --allow-host values. */
 export function parseAllowedHostList(raw: string): string[] {
-  const names = raw.split(',').filter((s) => s.trim() !== '');
-  return (names.length > 0 ? names : ['']).map(parseAllowedHost); // no name at all: "is empty"
+  return raw.split(',').filter((s) => s.trim() !== '').map(parseAllowedHost);
 }
 
 /** The loopback names a plain http:// webhook URL may use in either environment (a URL's hostname: lowercase, v6 in brackets). */
