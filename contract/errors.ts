@@ -32,3 +32,6 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The message of anything thrown: an Error's, else the value as text. */
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -10,21 +10,21 @@ import { PayrollLine, PayrollRun } from './resources/payroll.js';
 // `webhooks` section is generated from them, so the two cannot drift. Payload shapes beyond the
 // spec's payment events are spec gaps (docs/spec-gaps.md rows 40, 98, 99).
 
-export const PaymentEventData = z
+const PaymentEventData = z
   .object({
     payment: Payment,
     link: PaymentLink.optional().meta({ description: "Present only for a link payment: the link as this payment left it (its metadata is data.link.metadata)" }),
   })
   .meta({ id: 'PaymentEventData' });
 
-export const PayrollRunEventData = z
+const PayrollRunEventData = z
   .object({
     run: PayrollRun,
     payments: z.array(PayrollLine).meta({ description: 'Every line, as GET /v1/api/payroll/runs/{id} shows it after execution' }),
   })
   .meta({ id: 'PayrollRunEventData' });
 
-export const CatalogPublishedData = z
+const CatalogPublishedData = z
   .object({
     catalog: z.object({
       id: z.string(),
@@ -36,7 +36,7 @@ export const CatalogPublishedData = z
   })
   .meta({ id: 'CatalogPublishedData' });
 
-export const InventoryLowStockData = z
+const InventoryLowStockData = z
   .object({
     item: z.object({
       id: z.string(),
@@ -54,7 +54,7 @@ export const InventoryLowStockData = z
   .meta({ id: 'InventoryLowStockData' });
 
 /** The `data` of each event type. */
-export const EVENT_DATA = {
+const EVENT_DATA = {
   'payment.completed': PaymentEventData,
   'payment.failed': PaymentEventData,
   'payroll_run.completed': PayrollRunEventData,
@@ -78,14 +78,14 @@ export const EVENT_SUMMARIES: Record<EventType, string> = {
 };
 
 /** `payment.completed` → `PaymentCompletedEvent`: the name of the envelope's component. */
-export const eventComponentName = (type: EventType) =>
+const eventComponentName = (type: EventType) =>
   `${type
     .split(/[._]/)
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('')}Event`;
 
 /** The whole body of one event type's deliveries. */
-export function eventEnvelope<T extends EventType>(type: T) {
+function eventEnvelope<T extends EventType>(type: T) {
   return z
     .object({
       type: z.literal(type).meta({ description: 'The event type (also in the Svc-Event header)' }),

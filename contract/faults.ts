@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DURATION_UP_TO_1H_PATTERN, parseDuration } from './formats.js';
+import { messageOf } from './errors.js';
 
 // The shape of a fault, once: the control API validates with it, the CLI checks its flags with
 // it before sending, `--faults FILE` reads it, and the OpenAPI-style docs name its fields.
@@ -8,7 +9,7 @@ import { DURATION_UP_TO_1H_PATTERN, parseDuration } from './formats.js';
 // on a provider (`provider`). Exactly one of the three.
 
 /** "POST /v1/api/charges", "* /v1/api/payouts*", "POST /v1/api/payment-links/:id/simulate". */
-export const RoutePattern = z
+const RoutePattern = z
   .string()
   .trim()
   .regex(/^(\*|GET|POST|DELETE) \/\S*$/i, 'must be "<METHOD> <path>", e.g. "POST /v1/api/charges" or "* /v1/api/payouts*" (METHOD: GET, POST, DELETE or *)')
@@ -28,7 +29,7 @@ const Duration = z.union([
       if (ms > 3_600_000) throw new Error('at most 1h');
       return ms;
     } catch (err) {
-      ctx.addIssue({ code: 'custom', message: `a duration like 250ms, 2s or 1m (${(err as Error).message})` });
+      ctx.addIssue({ code: 'custom', message: `a duration like 250ms, 2s or 1m (${messageOf(err)})` });
       return z.NEVER;
     }
   }),

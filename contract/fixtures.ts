@@ -5,6 +5,7 @@ import { KEY_PATTERN } from './keys.js';
 import { Balance } from './money.js';
 import { jsonPath } from './json-path.js';
 import { fixtureRuleProblems } from './fixtures-rules.js';
+import { messageOf } from './errors.js';
 
 // The fixtures format: what seeds a fresh data dir (merchants and their keys, service users,
 // payees, cards, balances). The emulator seeds from it; `svc emulator fixtures validate` and the
@@ -100,14 +101,14 @@ export function readFixtures(path: string): FixtureFile {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new FixturesError(path, [`cannot read the file: ${(err as Error).message}`]);
+    throw new FixturesError(path, [`cannot read the file: ${messageOf(err)}`]);
   }
   const checked = checkFixtures(raw);
   if ('problems' in checked) throw new FixturesError(path, checked.problems);
   return checked.fixtures;
 }
 
-export function checkFixtures(raw: unknown): { fixtures: FixtureFile } | { problems: string[] } {
+function checkFixtures(raw: unknown): { fixtures: FixtureFile } | { problems: string[] } {
   const parsed = FixtureFile.safeParse(raw);
   if (!parsed.success) return { problems: parsed.error.issues.map((i) => `${jsonPath(i.path)}: ${i.message}`) };
   const problems = fixtureRuleProblems(parsed.data);

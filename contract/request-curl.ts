@@ -3,7 +3,7 @@
 // its last 4 characters). Shared by `svc logs get --curl` and the dashboard's "copy as curl".
 // Plain code, no zod: the CLI's cold start may read it.
 
-export interface CurlSource {
+interface CurlSource {
   method: string;
   /** Path and query, as sent. */
   path: string;

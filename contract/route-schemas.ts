@@ -51,7 +51,7 @@ export const ROUTE_SCHEMAS = {
   deleteWebhookEndpoint: { params: IdParams, response: DeletedWebhookEndpoint },
 } as const satisfies Record<RouteName, RouteSchemas>;
 
-export type RouteSchemaOf<N extends RouteName> = (typeof ROUTE_SCHEMAS)[N];
+type RouteSchemaOf<N extends RouteName> = (typeof ROUTE_SCHEMAS)[N];
 /** The `data` of a route's success envelope. */
 export type ResponseOf<N extends RouteName> = z.output<RouteSchemaOf<N>['response']>;
 /** A route's request body as a caller writes it (defaults not yet applied). */

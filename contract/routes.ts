@@ -10,7 +10,7 @@ import type { SCOPES } from './scopes.js';
 // route are in route-schemas.ts, under the same names.
 
 export type Scope = (typeof SCOPES)[number];
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 export interface RouteFacts {
   method: HttpMethod;

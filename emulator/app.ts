@@ -15,21 +15,19 @@ import { randomHex } from './ids.js';
 import { isFieldValue } from '../contract/header-safe.js';
 import { hasHighBytes, keepHeaderBytes } from './http/header-bytes.js';
 import { openApiHandlers } from './openapi/serve.js';
-import { watchEventLoop } from './control/metrics.js';
 import { localOnly } from './http/local-guard.js';
 import { DOORS, mountDoors } from './http/doors.js';
 import { requireHost } from './http/client-error.js';
 import { refuseDeepJson } from './http/json-depth.js';
-import { oneHandlerPerTurn } from './http/request-turns.js';
+import { oneHandlerPerTurn } from './performance/request-turns.js';
 import { watchRequest } from './request-log/record.js';
 import type { AnswerWatch } from './request-log/answer-watch.js';
-import { noteActivity } from './activity.js';
 
 // The HTTP layer: it only translates. Trace ids, the doors of the non-/v1 surfaces, body
 // parsing, the merchant routes (through the gateway), the control API, and the envelope for
 // everything that falls through.
 
-export interface AppOptions {
+interface AppOptions {
   rateLimit: RateLimitConfig | null;
   /** Log one line per request (to stderr). */
   logRequests: boolean;
@@ -53,7 +51,7 @@ export function createApp(services: Services, options: AppOptions) {
   app.set('query parser', 'simple');
 
   app.use((req: Request, res: Response, next: NextFunction) => {
-    noteActivity(); // wakes the event-loop probes if they slept (activity.ts)
+    services.monitor.noteActivity(); // wakes the event-loop probes if they slept (performance/loop-monitor.ts)
     // req.headers once (what req.get reads): each read of it goes through a getter.
     const headers = req.headers;
     const sent = headers['x-trace-id'] as string | undefined; // node joins repeated ones into one string
@@ -125,8 +123,6 @@ export function createApp(services: Services, options: AppOptions) {
   mountRoutes(app, allRoutes(), gateway);
   app.use('/_emulator', controlRouter(services));
   for (const r of resources) r.http?.(app, services); // the live stream (webhooks/stream.ts)
-  // Stalls are recorded from the start, not from the first GET /_emulator/metrics.
-  watchEventLoop(services);
 
   app.use((req: Request, res: Response) => {
     sendJson(res, 404, errorBody('NOT_FOUND', `No route ${req.method} ${req.path}.`));

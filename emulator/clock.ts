@@ -42,7 +42,7 @@ export { MAX_CLOCK_ISO };
 export const clockRoom = (clock: Pick<Clock, 'now'>) => MAX_CLOCK_MS - clock.now();
 
 /** One advance in progress: where it ends (a system clock's end moves on with the wall clock). */
-export interface AdvanceTarget {
+interface AdvanceTarget {
   /** The time the advance ends at, as of now. */
   end(): number;
   /** Puts the clock at the end. */

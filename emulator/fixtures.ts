@@ -11,6 +11,7 @@ import type { FixtureFile } from '../contract/fixtures.js';
 import { isoMicros } from './ids.js';
 import { PAYEES } from './resources/payees/domain.js';
 import { USERS } from './resources/users/domain.js';
+import { messageOf } from '../contract/errors.js';
 
 // Fixtures seed a fresh data dir: merchants and their keys, service users, and what the
 // dashboard would otherwise have set up (payees, cards, wallet balances). A data dir that
@@ -21,7 +22,7 @@ export function seed(services: Services, fixtures: FixtureFile): void {
     seedAll(services, fixtures);
   } catch (err) {
     // A balance the ledgers refuse (e.g. two opening entries adding up past the safe range).
-    throw new Error(`fixtures cannot be seeded: ${(err as Error).message}`);
+    throw new Error(`fixtures cannot be seeded: ${messageOf(err)}`);
   }
 }
 

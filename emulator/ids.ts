@@ -1,25 +1,10 @@
-import { randomFillSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { isoSecondPrefix, randomBytesPooled } from './performance/process-caches.js';
 import type { Clock } from './clock.js';
 
 const ALPHANUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 // Link codes are read aloud and typed: upper case, no 0/O or 1/I.
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-
-// Ids and trace ids take a few random bytes per request; one call into the CSPRNG per id
-// showed in profiles, so they are cut from a pooled buffer refilled 4 KB at a time (what
-// node's own randomUUID does). Same generator, same strength.
-const pool = Buffer.alloc(4096);
-let poolAt = pool.length;
-
-function randomBytesPooled(n: number): Buffer {
-  if (poolAt + n > pool.length) {
-    randomFillSync(pool);
-    poolAt = 0;
-  }
-  const out = pool.subarray(poolAt, poolAt + n);
-  poolAt += n;
-  return out;
-}
 
 /** `n` random bytes as hex (trace ids). */
 export const randomHex = (n: number) => randomBytesPooled(n).toString('hex');
@@ -66,19 +51,10 @@ export class Timestamps {
   }
 }
 
-// The date and time to the second, of the last second formatted: every request, event and
-// record of one second shares it (Date#toISOString was a visible share of a request's CPU).
-let cachedSecond = Number.NaN;
-let cachedPrefix = '';
-
 export function formatMicros(micros: number): string {
   const second = Math.floor(micros / 1e6);
-  if (second !== cachedSecond) {
-    cachedPrefix = new Date(second * 1000).toISOString().slice(0, -4); // 2026-11-21T12:00:00.
-    cachedSecond = second;
-  }
   // Before 1970 too, the microseconds past the floored second are a positive remainder.
-  return `${cachedPrefix}${String(micros - second * 1e6).padStart(6, '0')}Z`;
+  return `${isoSecondPrefix(second)}${String(micros - second * 1e6).padStart(6, '0')}Z`;
 }
 
 /**

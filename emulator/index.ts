@@ -3,8 +3,6 @@
 // nothing else under emulator/ — test/architecture.test.ts keeps it so.
 
 export { startEmulator, consoleLogger, DEFAULT_PORT, DEFAULT_HOST, DEFAULT_DATA_DIR, type EmulatorOptions, type RunningEmulator, type ReadyInfo } from './server.js';
-export { tuneHeapForLongRun } from './process-heap.js';
-export { yieldCpuToEventLoop } from './helper-threads.js';
 export type { ClockMode } from './clock.js';
 export type { Logger } from './services.js';
 export type { StoredRecord } from './store/store.js';

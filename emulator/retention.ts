@@ -1,7 +1,7 @@
 import { DELIVERIES, isScheduled, type DeliveryRecord } from './webhooks/records.js';
 import { LIFETIME_MS } from '../contract/idempotency.js';
 import type { Services } from './services.js';
-import type { Store, StoredRecord } from './store/store.js';
+import type { StoredRecord } from './store/store.js';
 import { IDEMPOTENCY, type IdempotencyRecord } from './gateway/idempotency.js';
 import { EVENTS, type EventRecord } from './resources/events/outbox.js';
 import { OTP_INBOX, type OtpRecord } from './resources/sub-merchants/otp.js';
@@ -34,7 +34,7 @@ import type { LoggedRequest } from './request-log/log.js';
 export const DEFAULT_RETAIN_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export interface PruneResult {
+interface PruneResult {
   idempotency: number;
   events: number;
   deliveries: number;
@@ -53,22 +53,10 @@ const requestExpiry = (r: Pick<RequestLogRecord, 'at_ms'>, retain: number) => r.
 /** An event whose retry schedule is still running is kept until it ends. */
 const deliveriesOpen = (services: Pick<Services, 'store'>, eventId: string) => services.store.byIndex(DELIVERIES, 'by_event', eventId).some(isScheduled);
 
-/**
- * Expired events that waited for their deliveries, per store: once one of those deliveries
- * finishes, the sweep is due at once (see `dueOf`).
- */
-const waitingEvents = new WeakMap<Store, Set<string>>();
-const waitingOf = (store: Store) => {
-  let set = waitingEvents.get(store);
-  if (!set) waitingEvents.set(store, (set = new Set()));
-  return set;
-};
-
 export function pruneExpired(services: Pick<Services, 'store' | 'clock' | 'config' | 'requestLog'>): PruneResult {
   const now = services.clock.now();
   const retain = retainMs(services);
   const { store } = services;
-  const waiting = waitingOf(store);
   const result: PruneResult = { idempotency: 0, events: 0, deliveries: 0, otp: 0, requests: 0 };
   // Ids first, deletes after: the collections must not change under their iterators.
   const idem: string[] = [];
@@ -84,10 +72,7 @@ export function pruneExpired(services: Pick<Services, 'store' | 'clock' | 'confi
     if (eventExpiry(e, retain) > now) break;
     const deliveries = store.byIndex(DELIVERIES, 'by_event', e.id);
     // `failed` with a next attempt due is still on its retry schedule, like `pending`.
-    if (deliveries.some(isScheduled)) {
-      waiting.add(e.id);
-      continue;
-    }
+    if (deliveries.some(isScheduled)) continue; // due again once they finish (dueOf)
     events.push({ id: e.id, deliveries: deliveries.map((d) => d.id) });
   }
   const otp: string[] = [];
@@ -106,7 +91,6 @@ export function pruneExpired(services: Pick<Services, 'store' | 'clock' | 'confi
     }
     for (const id of otp) tx.delete(OTP_INBOX, id);
   });
-  for (const e of events) waiting.delete(e.id);
   result.idempotency = idem.length;
   result.events = events.length;
   result.otp = otp.length;
@@ -120,20 +104,16 @@ function oldest<T extends StoredRecord>(records: IterableIterator<T>): T | undef
 }
 
 /** When the sweep next has work: the earliest expiry among the oldest records (events waiting for their deliveries aside). */
-export function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'config' | 'requestLog'>): number | undefined {
+function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'config' | 'requestLog'>): number | undefined {
   const { store } = services;
   const now = services.clock.now();
   const retain = retainMs(services);
-  const waiting = waitingOf(store);
   let next = Infinity;
   const idem = oldest(store.all(IDEMPOTENCY));
   if (idem) next = Math.min(next, idempotencyExpiry(idem));
   for (const e of store.all(EVENTS)) {
     const due = eventExpiry(e, retain);
-    if (due <= now && deliveriesOpen(services, e.id)) {
-      waiting.add(e.id); // due once its deliveries finish (dueOf)
-      continue;
-    }
+    if (due <= now && deliveriesOpen(services, e.id)) continue; // due once its deliveries finish (dueOf)
     next = Math.min(next, due);
     break;
   }
@@ -147,7 +127,7 @@ export function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'c
 /**
  * Retention as the scheduler's sweep. A new record can only bring the sweep's time forward to
  * its own expiry (`dueOf`, cheap: it runs on every write to these collections); a finished
- * delivery of an expired event makes it due at once.
+ * delivery of an expired event (one lookup of its event) makes it due at once.
  */
 export const retentionSweep = sweepWork({
   name: 'retention',
@@ -163,9 +143,10 @@ export const retentionSweep = sweepWork({
       case REQUEST_LOG.name:
         return requestExpiry(record as RequestLogRecord, retainMs(services));
       default: {
-        const waiting = waitingEvents.get(services.store);
         const d = record as DeliveryRecord;
-        return waiting?.size && waiting.has(d.event_id) && !isScheduled(d) ? services.clock.now() : undefined;
+        const event = isScheduled(d) ? undefined : services.store.get(EVENTS, d.event_id);
+        const now = services.clock.now();
+        return event && eventExpiry(event, retainMs(services)) <= now ? now : undefined;
       }
     }
   },

@@ -9,25 +9,26 @@ import type { Server } from 'node:http';
 import { EmulatorClock, type ClockMode } from './clock.js';
 import { FileStore } from './store/file-store.js';
 import { MemoryStore } from './store/memory-store.js';
-import { FaultSet } from './faults/set.js';
 import type { FaultSpec } from '../contract/faults.js';
 import { fixtureWorld, parseSnapshot, raiseStampFloor, restoreSnapshot, takeSnapshot, type WorldSnapshot } from './world.js';
 import { DEFAULT_RETAIN_DAYS } from './retention.js';
 import { DEFAULT_REQUEST_LOG } from './request-log/records.js';
 import { RequestLog } from './request-log/log.js';
 import { adoptStoredRequests } from './request-log/adopt.js';
-import { type EmulatorConfig, type Logger, type Services } from './services.js';
-import { Timestamps } from './ids.js';
+import { Services, type EmulatorConfig, type Logger } from './services.js';
 import { createApp } from './app.js';
 import { answerClientErrors } from './http/client-error.js';
-import { allCollections, allTimedWork, resources } from './registry.js';
-import { Scheduler } from './scheduler/scheduler.js';
+import { allCollections, resources } from './registry.js';
 import { saveClock, storedClock } from './scheduler/clock-record.js';
 import { MERCHANTS } from './resources/merchants/records.js';
 import { deliveriesIdle } from './webhooks/module.js';
 import { listKeys, seed } from './fixtures.js';
 import { DEFAULT_RATE_LIMIT } from './gateway/rate-limit.js';
 import { networkDoor, type NetworkDoor } from './http/network-door.js';
+import { LoopMonitor } from './performance/loop-monitor.js';
+import { tuneHeapForLongRun } from './performance/heap.js';
+import { yieldCpuToEventLoop } from './performance/helper-threads.js';
+import { messageOf } from '../contract/errors.js';
 
 export const DEFAULT_PORT = 4242;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -67,6 +68,11 @@ export interface EmulatorOptions {
    */
   controlToken?: string;
   fsync?: boolean;
+  /**
+   * The emulator owns its process (`svc emulator start`, `exec`): it tunes V8's heap for a long
+   * run and, on one CPU, lowers its helper threads (performance/). Never inside someone's tests.
+   */
+  ownsProcess?: boolean;
   /** Faults in force from the start (`svc emulator start --faults FILE`), already validated. */
   faults?: FaultSpec[];
   /**
@@ -134,7 +140,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const fixtureFile = readFixtures(options.fixtures ?? DEFAULT_FIXTURES);
   const dataDir = options.store === 'memory' ? null : resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   if (dataDir) prepareDataDir(dataDir);
-  const store = dataDir ? await FileStore.open(dataDir, { fsync: options.fsync }) : new MemoryStore();
+  const monitor = new LoopMonitor(options.ownsProcess ? { heap: tuneHeapForLongRun(), helperThreads: await yieldCpuToEventLoop() } : undefined);
+  const store = dataDir ? await FileStore.open(dataDir, { fsync: options.fsync, onActivity: () => monitor.noteActivity() }) : new MemoryStore();
   // The clock carries on from where the data dir's clock stood (scheduler/clock-record.ts): a
   // manual clock from its stored time, a system clock with its stored offset, never earlier.
   const stored = storedClock(store);
@@ -147,7 +154,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw err;
   }
   if (stored) clock.resume(stored);
-  const stamps = new Timestamps(clock);
   const config: EmulatorConfig = {
     baseUrl: '',
     checkoutUrl: '',
@@ -172,8 +178,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     await store.close();
     throw err;
   }
-  const services = { store, clock, stamps, config, log, hooks: { paymentSettled: [], worldReplaced: [] }, dataDir, faults: new FaultSet(() => clock.now()), requestLog } as Omit<Services, 'scheduler'> as Services;
-  services.scheduler = new Scheduler(services, allTimedWork());
+  const services = new Services(store, clock, config, log, requestLog, monitor, dataDir);
   for (const f of options.faults ?? []) services.faults.add(f);
   if (stored && options.clockStart !== undefined && stored.now_ms > options.clockStart) {
     services.log.warn(`the data dir's clock stands at ${new Date(stored.now_ms).toISOString()}, after the start time given; it carries on from there (the clock never goes back)`);
@@ -209,7 +214,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   services.lifecycle = {
     reset,
     // After the answer has gone out: the caller (svc emulator stop) hears "stopping", then waits for the exit.
-    requestStop: () => setImmediate(() => (options.onStopRequest ? options.onStopRequest() : void close().catch((err) => services.log.warn(`stop failed: ${(err as Error).message}`)))),
+    requestStop: () => setImmediate(() => (options.onStopRequest ? options.onStopRequest() : void close().catch((err) => services.log.warn(`stop failed: ${messageOf(err)}`)))),
   };
 
   const app = createApp(services, { rateLimit: options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit, logRequests: options.logRequests ?? false });
@@ -254,6 +259,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // (A memory-store emulator belongs to the process that started it: nothing to discover.)
   const discovery = dataDir ? resolve(dataDir, 'emulator.json') : undefined;
   if (discovery) writeFileSync(discovery, JSON.stringify({ ...readyInfo(), local_url: urls.localUrl, control_token: config.controlToken, pid: process.pid }, null, 2), { mode: 0o600 });
+  monitor.start(); // stalls are recorded from the start, not from the first GET /_emulator/metrics
   for (const r of resources) r.start?.(services); // webhook delivery engine and live stream
   // Every timed effect from the records: what fell due while the emulator was down runs now
   // (retention included), the rest at its time.
@@ -267,6 +273,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       // server.close(), and the webhook engine records finished attempts while the store is still open.
       services.scheduler.close();
       services.faults.release();
+      monitor.stop();
       for (const r of [...resources].reverse()) await r.stop?.(services);
       // Stop accepting, let in-flight requests finish, then flush the store.
       await new Promise<void>((ok) => {

@@ -1,44 +1,68 @@
 import type { EmulatorClock } from './clock.js';
-import type { Scheduler } from './scheduler/scheduler.js';
-import type { Store, Transaction } from './store/store.js';
-import type { PaymentRecord } from './resources/payments/domain.js';
-import type { Timestamps } from './ids.js';
-import type { FaultSet } from './faults/set.js';
+import { Scheduler } from './scheduler/scheduler.js';
+import type { Store } from './store/store.js';
+import { Timestamps } from './ids.js';
+import { FaultSet } from './faults/set.js';
 import type { Environment, KeyRecord, MerchantRecord } from './resources/merchants/records.js';
 import type { RequestLog } from './request-log/log.js';
+import type { LoopMonitor } from './performance/loop-monitor.js';
+import { DeliveryEngine } from './webhooks/engine.js';
+import { StreamHub } from './webhooks/stream.js';
+import { allTimedWork } from './registry.js';
 
-// What every domain function may use. Domain code gets these, never req/res.
-export interface Services {
-  store: Store;
-  clock: EmulatorClock;
-  /** Every timed effect runs here, at its time on the clock; it is also what advances the clock (scheduler/scheduler.ts). */
-  scheduler: Scheduler;
+/**
+ * One emulator: everything it keeps while it runs is a field here, made once per emulator
+ * (server.ts), so emulators side by side in one process share nothing. What every domain
+ * function may use; domain code gets these, never req/res.
+ */
+export class Services {
   /** Unique, increasing creation timestamps (see ids.ts). */
-  stamps: Timestamps;
-  config: EmulatorConfig;
-  log: Logger;
-  /** Reactions other modules register at setup, run inside the transaction that caused them. */
-  hooks: Hooks;
+  readonly stamps: Timestamps;
+  /** Reactions other modules register at setup. */
+  readonly hooks: Hooks = { worldReplaced: [] };
   /** Injected faults (svc emulator faults …); empty unless a user set some. */
-  faults: FaultSet;
-  /** Every /v1 request, redacted: part of the world, kept beside the store (request-log/log.ts). */
-  requestLog: RequestLog;
-  /** The file store's folder (snapshots are kept under it); null with the memory store. */
-  dataDir: string | null;
+  readonly faults: FaultSet;
+  /** Every timed effect runs here, at its time on the clock; it is also what advances the clock (scheduler/scheduler.ts). */
+  readonly scheduler: Scheduler;
+  /** The webhook delivery engine (webhooks/engine.ts): attempts, bounded concurrency, the attempt log. */
+  readonly deliveries: DeliveryEngine;
+  /**
+   * The live stream, GET /emulator/stream and the dashboard's feed (webhooks/stream.ts).
+   * @internal its handlers take express's types, which the package's declarations must not reach
+   */
+  readonly stream: StreamHub;
   /** The emulator as a whole, for the control API (set by server.ts before it listens). */
   lifecycle?: Lifecycle;
+
+  constructor(
+    readonly store: Store,
+    readonly clock: EmulatorClock,
+    readonly config: EmulatorConfig,
+    readonly log: Logger,
+    /** Every /v1 request, redacted: part of the world, kept beside the store (request-log/log.ts). */
+    readonly requestLog: RequestLog,
+    /** How the event loop is doing, for GET /_emulator/metrics (performance/loop-monitor.ts). */
+    readonly monitor: LoopMonitor,
+    /** The file store's folder (snapshots are kept under it); null with the memory store. */
+    readonly dataDir: string | null,
+  ) {
+    this.stamps = new Timestamps(clock);
+    this.faults = new FaultSet(() => clock.now());
+    // These keep the whole emulator, and use it only once it runs.
+    this.scheduler = new Scheduler(this, allTimedWork());
+    this.deliveries = new DeliveryEngine(this);
+    this.stream = new StreamHub(this);
+  }
 }
 
-export interface Lifecycle {
+interface Lifecycle {
   /** Every record back to the fixtures (world.ts). */
   reset(): Promise<void>;
   /** Stops the emulator once the current answer is sent. */
   requestStop(): void;
 }
 
-export interface Hooks {
-  /** A payment reached `completed` or `failed` (wallets credit the merchant here). */
-  paymentSettled: Array<(tx: Transaction, payment: PaymentRecord) => void>;
+interface Hooks {
   /** The whole world was replaced (reset, restore: world.ts): drop in-memory state about it. */
   worldReplaced: Array<() => void>;
 }

@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ROUTES, type RouteName } from '../contract/routes.js';
 import { ROUTE_SCHEMAS } from '../contract/route-schemas.js';
 import { allRoutes } from '../emulator/registry.js';
 import { defineRoute } from '../emulator/gateway/route.js';
+import ts from 'typescript';
 
 // The layering, checked on the sources: contract/ (schemas, scopes, the route table, error
 // codes, the signature scheme) imports neither side; the emulator never imports the CLI or the
@@ -66,6 +67,122 @@ test('a mounted route carries the contract facts of its name', () => {
     assert.equal(route.scope, facts.scope, route.name);
     assert.equal(route.response, ROUTE_SCHEMAS[route.name].response, route.name);
   }
+});
+
+// Per-emulator state is a field of the emulator's Services (emulator/services.ts), never module
+// state: two emulators in one process (a test file, the testing API) must share nothing. A
+// module-level `let` assigned inside a function, or a module-level object, array, Map, Set or
+// WeakMap (declared there or imported) that a function changes, is module state. Constants
+// (a Set of names only read) are not. The one exception is emulator/performance/process-caches.ts:
+// caches that no emulator can tell it shares (random bytes, formatted seconds, currency formats).
+const MUTATORS = new Set(['set', 'add', 'delete', 'clear', 'push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
+
+function moduleState(file: string, text: string): string[] {
+  const tree = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const lets = new Set<string>();
+  const holders = new Set<string>();
+  for (const st of tree.statements) {
+    if (ts.isImportDeclaration(st) && st.importClause?.namedBindings && ts.isNamedImports(st.importClause.namedBindings) && !st.importClause.isTypeOnly) {
+      for (const e of st.importClause.namedBindings.elements) holders.add(e.name.text);
+    }
+    if (!ts.isVariableStatement(st)) continue;
+    const constant = (st.declarationList.flags & ts.NodeFlags.Const) !== 0;
+    for (const d of st.declarationList.declarations) {
+      if (!ts.isIdentifier(d.name)) continue;
+      if (!constant) lets.add(d.name.text);
+      else if (d.initializer && (ts.isNewExpression(d.initializer) || ts.isArrayLiteralExpression(d.initializer) || ts.isObjectLiteralExpression(d.initializer))) holders.add(d.name.text);
+    }
+  }
+  const found: string[] = [];
+  const at = (n: ts.Node) => `${file}:${tree.getLineAndCharacterOfPosition(n.getStart()).line + 1}`;
+  const assigned = (n: ts.Node) => {
+    const p = n.parent;
+    if (ts.isBinaryExpression(p)) return p.left === n && p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
+    return (ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) && (p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken);
+  };
+  const visit = (n: ts.Node, inFunction: boolean): void => {
+    if (inFunction && ts.isIdentifier(n)) {
+      if (lets.has(n.text) && assigned(n)) found.push(`${at(n)}: let ${n.text} changes after load`);
+      if (holders.has(n.text)) {
+        const p = n.parent;
+        if (ts.isPropertyAccessExpression(p) && p.expression === n && MUTATORS.has(p.name.text) && ts.isCallExpression(p.parent) && p.parent.expression === p) {
+          found.push(`${at(n)}: ${n.text}.${p.name.text}()`);
+        }
+        let outer: ts.Node = n;
+        while ((ts.isPropertyAccessExpression(outer.parent) || ts.isElementAccessExpression(outer.parent)) && outer.parent.expression === outer) outer = outer.parent;
+        if (outer !== n && assigned(outer)) found.push(`${at(n)}: ${n.text}'s fields change`);
+      }
+    }
+    ts.forEachChild(n, (c) => visit(c, inFunction || ts.isFunctionLike(n)));
+  };
+  visit(tree, false);
+  return found;
+}
+
+test('no module state under emulator/: what an emulator keeps is a field of its Services', () => {
+  // The scan itself, on two small modules: one with state, one with constants only.
+  assert.equal(moduleState('a.ts', 'let n = 0;\nconst seen = new Map();\nexport function f() { n++; seen.set(1, 2); }').length, 2);
+  assert.deepEqual(moduleState('b.ts', "let ready = false;\nready = true;\nconst NAMES = new Set(['a']);\nexport const known = (s: string) => ready && NAMES.has(s);"), []);
+  const allowed = ['emulator/performance/process-caches.ts'];
+  // request-log/ is being rebuilt as a per-emulator object (issue 37, item 1), its module state with it.
+  const scanned = sources('emulator').filter((f) => !allowed.includes(f) && !f.startsWith('emulator/request-log/'));
+  assert.deepEqual(
+    scanned.flatMap((f) => moduleState(f, readFileSync(join(root, f), 'utf8'))),
+    [],
+  );
+  assert.ok(moduleState(allowed[0], readFileSync(join(root, allowed[0]), 'utf8')).length > 0, 'the allowed file still holds what it is allowed to');
+});
+
+// A runtime import cycle makes load order matter (a module can run before what it imports has
+// run). Read from the compiled JavaScript, which holds only the imports that run: `import type`
+// and imports used only as types are gone. A dynamic import() runs after both modules have
+// loaded, so it closes no cycle (the CLI loads each command's code that way).
+function staticImports(dir: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const compiled = (file: string) => join(root, 'dist', file.replace(/\.ts$/, '.js'));
+  for (const file of sources(dir)) {
+    if (!existsSync(compiled(file))) continue; // a declaration-only source
+    const tree = ts.createSourceFile(file, readFileSync(compiled(file), 'utf8'), ts.ScriptTarget.Latest);
+    const targets = tree.statements.flatMap((st) =>
+      (ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) && st.moduleSpecifier.text.startsWith('.')
+        ? [relative(root, resolve(join(root, dirname(file)), st.moduleSpecifier.text)).replace(/\.js$/, '.ts')]
+        : [],
+    );
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/** Every cycle's modules (strongly connected components of more than one module, or a module importing itself). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const strong = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        strong(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = stack.splice(stack.indexOf(v));
+    if (component.length > 1 || graph.get(v)?.includes(v)) found.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) strong(v);
+  return found;
+}
+
+test('no runtime import cycle in contract/, emulator/ or src/', () => {
+  const toy = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
+  assert.deepEqual(cycles(toy), [['a', 'b', 'c']], 'the cycle finder finds a cycle');
+  const graph = new Map(['contract', 'emulator', 'src'].flatMap((dir) => [...staticImports(dir)]));
+  assert.ok(graph.size > 100 && [...graph.values()].some((t) => t.length > 0), 'the compiled modules were read');
+  assert.deepEqual(cycles(graph), []);
 });
 
 // Compile-time checks: `npm run build` fails if a line marked @ts-expect-error compiles, so a

@@ -8,8 +8,8 @@ import { startChild, type ChildServer } from '../lib/child.js';
 import { fetchJson } from '../lib/load.js';
 import { pinServer } from '../lib/pin.js';
 import { BENCH_KEY } from '../lib/seed.js';
-import type { StallDetail } from '../../emulator/control/stall-probe.js';
-import type { HelperThreads } from '../../emulator/helper-threads.js';
+import type { StallDetail } from '../../emulator/performance/loop-monitor.js';
+import type { HelperThreads } from '../../emulator/performance/helper-threads.js';
 import { SEGMENT_RE, SNAPSHOT, SNAPSHOT_TMP } from '../../emulator/store/file-store.js';
 import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
 
@@ -67,7 +67,7 @@ interface Metrics {
   event_loop_stall_max: StallDetail | null;
   helper_threads: HelperThreads | null;
 }
-/** Where the largest gap of the window went (GET /_emulator/metrics, emulator/control/stall-probe.ts). */
+/** Where the largest gap of the window went (GET /_emulator/metrics, emulator/performance/loop-monitor.ts). */
 function stallParts(s: StallDetail | null): string {
   if (!s) return 'largest gap: none';
   const part = (label: string, v: number | null) => (v === null ? '' : `, ${label} ${v.toFixed(1)}`);

@@ -12,7 +12,7 @@ import { PhoneNumber } from '../phone.js';
 const Iso = z.string().meta({ description: 'ISO-8601, microseconds, UTC' });
 
 export const WALLET_ENTRIES_DEFAULT = 20;
-export const WALLET_ENTRIES_MAX = 10_000;
+const WALLET_ENTRIES_MAX = 10_000;
 
 export const WalletQuery = z.strictObject({
   merchant_id: z.string().min(1),

@@ -42,7 +42,7 @@ export const FaultList = z.object({ faults: z.array(Fault) });
 
 export const FaultLogQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(500).optional().meta({ description: 'The newest N entries (default 500)' }) });
 
-export const FaultLogEntry = z
+const FaultLogEntry = z
   .object({
     at: z.string(),
     fault_id: z.string(),
@@ -64,7 +64,7 @@ const PresetFault = z.object({
   after_commit: z.boolean().optional(),
 });
 
-export const FaultPreset = z.object({ name: z.string(), description: z.string(), faults: z.array(PresetFault) }).meta({ id: 'FaultPreset' });
+const FaultPreset = z.object({ name: z.string(), description: z.string(), faults: z.array(PresetFault) }).meta({ id: 'FaultPreset' });
 
 export const FaultPresetList = z.object({ presets: z.array(FaultPreset) });
 

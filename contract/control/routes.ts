@@ -14,7 +14,7 @@ export const CONTROL_PREFIX = '/_emulator';
 /** What GET /_emulator/health names itself: `svc` refuses emulator-only commands against any host that does not. */
 export const EMULATOR_IDENTITY = 'svc-emulator';
 
-export type ControlMethod = 'GET' | 'POST' | 'DELETE';
+type ControlMethod = 'GET' | 'POST' | 'DELETE';
 
 /** The groups the document lists routes under, each with what it holds. */
 export const CONTROL_TAGS = {
@@ -30,7 +30,7 @@ export const CONTROL_TAGS = {
   users: "Service users (the wallet app's customers) and their wallets",
   approvals: 'What the customer or owner does on a phone or an approval page: mandates, payroll, OTP codes',
 } as const;
-export type ControlTag = keyof typeof CONTROL_TAGS;
+type ControlTag = keyof typeof CONTROL_TAGS;
 
 export interface ControlRouteFacts {
   method: ControlMethod;

@@ -124,7 +124,7 @@ export const CONTROL_SCHEMAS = {
   otpInbox: { params: OtpPhoneParams, response: OtpInbox },
 } as const satisfies Record<ControlRouteName, ControlRouteSchemas>;
 
-export type ControlSchemasOf<N extends ControlRouteName> = (typeof CONTROL_SCHEMAS)[N];
+type ControlSchemasOf<N extends ControlRouteName> = (typeof CONTROL_SCHEMAS)[N];
 /** The `data` of a control route's success envelope. */
 export type ControlResponse<N extends ControlRouteName> = z.output<ControlSchemasOf<N>['response']>;
 /** A control route's body as a caller writes it (defaults not yet applied). */

@@ -4,11 +4,11 @@ import { Environment, EventType } from '../common.js';
 // The outbox and the delivery log as the control API shows them, and the dashboard-side events
 // it can emit (emulator/webhooks/control.ts, emulator/resources/events/control.ts).
 
-export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'dead_letter', 'cancelled']);
+const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'dead_letter', 'cancelled']);
 
 const Iso = z.string().meta({ description: 'ISO-8601, microseconds, UTC' });
 
-export const DeliveryAttempt = z
+const DeliveryAttempt = z
   .object({
     attempt: z.int().min(1).meta({ description: "1-based position in the delivery's log (across redeliveries)" }),
     at: Iso,
@@ -78,7 +78,7 @@ const eventFields = {
   body: z.string().meta({ description: 'The exact JSON text every delivery of the event sends' }),
 };
 
-export const ControlEvent = z.object(eventFields).meta({ id: 'ControlEvent' });
+const ControlEvent = z.object(eventFields).meta({ id: 'ControlEvent' });
 export const EventList = z.object({ events: z.array(ControlEvent).meta({ description: 'Oldest first' }) });
 
 /** An attempt as the event's delivery records keep it (the delivery log's own view adds request headers). */

@@ -20,7 +20,7 @@ export const RedeemFleetCard = z
   })
   .meta({ id: 'RedeemFleetCard' });
 
-export const FleetCardTransaction = z
+const FleetCardTransaction = z
   .object({
     ...redemptionTransactionHead,
     fleet_card_id: z.string(),
@@ -30,7 +30,7 @@ export const FleetCardTransaction = z
   })
   .meta({ id: 'FleetCardTransaction' });
 
-export const FleetCardState = z
+const FleetCardState = z
   .object({
     id: z.string(),
     status: FleetCardStatus,

@@ -15,7 +15,7 @@ export const RedeemGiftCard = z
   })
   .meta({ id: 'RedeemGiftCard' });
 
-export const GiftCardTransaction = z
+const GiftCardTransaction = z
   .object({
     ...redemptionTransactionHead,
     merchant_wallet_id: z.string(),
@@ -24,7 +24,7 @@ export const GiftCardTransaction = z
   })
   .meta({ id: 'GiftCardTransaction' });
 
-export const GiftCardWalletState = z
+const GiftCardWalletState = z
   .object({ id: z.string(), balance: z.int(), currency: WalletCurrency })
   .meta({ id: 'GiftCardWalletState' });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IsoTimestamp, MinorUnits, NOT_BLANK, WalletCurrency } from '../common.js';
 import { PHONE_DESCRIPTION, PhoneNumber } from '../phone.js';
 
-export const MandateRail = z.enum(['card', 'wallet']);
+const MandateRail = z.enum(['card', 'wallet']);
 /** pending (waiting for the customer's approval) → active → revoked. docs/spec-gaps.md. */
 export const MandateStatus = z.enum(['pending', 'active', 'revoked']);
 
@@ -31,7 +31,7 @@ export const CreateMandate = z
     ],
   });
 
-export const SavedCard = z.object({
+const SavedCard = z.object({
   brand: z.string(),
   last4: z.string(),
   exp_month: z.int(),

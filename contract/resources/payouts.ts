@@ -27,7 +27,7 @@ export const Payout = z
   .meta({ id: 'Payout' });
 
 export const PAYOUT_PAGE_DEFAULT = 20;
-export const PAYOUT_PAGE_MAX = 100;
+const PAYOUT_PAGE_MAX = 100;
 
 export const ListPayoutsQuery = z
   .strictObject({

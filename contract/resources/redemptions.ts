@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { Environment, IsoTimestamp, WalletCurrency } from '../common.js';
-import type { IdempotencyPolicy } from '../idempotency.js';
 import { bodyIdempotencyKey } from '../idempotency-key.js';
 
 // What every point-of-sale redemption (gift cards, fleet cards) has in common: the request's
@@ -8,12 +7,9 @@ import { bodyIdempotencyKey } from '../idempotency-key.js';
 // idempotency_key is the replay key. Each card type keeps its own id, amount and checks.
 
 /** Any Unicode string of 1–255 characters (contract/idempotency.ts); a header key counts bytes instead. */
-export const BodyIdempotencyKey = bodyIdempotencyKey().meta({
+const BodyIdempotencyKey = bodyIdempotencyKey().meta({
   description: 'Body idempotency key (not a header): any Unicode string of 1-255 characters (code points), compared exactly; a retry with the same key and body returns the original result',
 });
-
-/** The body's idempotency_key is required and replayed on its own; the header is optional. */
-export const redemptionIdempotency: IdempotencyPolicy = { header: 'X-Idempotency-Key', required: false, bodyField: 'idempotency_key' };
 
 /** The request fields after the card id and amount; `location_id` is described per card type. */
 export function redemptionRequestFields(locationDescription: string) {

@@ -3,7 +3,7 @@ import { EventType, IsoTimestamp } from '../common.js';
 import { WEBHOOK_URL_DESCRIPTION, WEBHOOK_URL_PATTERN } from '../urls.js';
 
 /** 32 random bytes in base64url, no padding: exactly 43 characters. */
-export const SECRET_PATTERN = '^[A-Za-z0-9_-]{43}$';
+const SECRET_PATTERN = '^[A-Za-z0-9_-]{43}$';
 
 export const WebhookEndpoint = z
   .object({

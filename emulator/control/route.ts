@@ -12,7 +12,7 @@ import { CONTROL_SCHEMAS, type ControlRouteSchemas } from '../../contract/contro
 // reset, restore, compaction, stop) use `run` instead: they await, or fire timers whose
 // callbacks are units of work of their own.
 
-export interface ControlInput<B, Q, P> {
+interface ControlInput<B, Q, P> {
   body: B;
   query: Q;
   params: P;
@@ -40,8 +40,8 @@ type Input<N extends ControlRouteName> = ControlInput<Parsed<Schemas<N>, 'body'>
 /** What a handler must return: the input of the route's response schema, so a wrong shape does not compile. */
 type Answer<N extends ControlRouteName> = z.input<Schemas<N>['response']>;
 
-export type ControlHandler<N extends ControlRouteName> = (services: Services, input: Input<N>, tx: Transaction) => Answer<N>;
-export type ControlRunner<N extends ControlRouteName> = (services: Services, input: Input<N>) => Answer<N> | Promise<Answer<N>>;
+type ControlHandler<N extends ControlRouteName> = (services: Services, input: Input<N>, tx: Transaction) => Answer<N>;
+type ControlRunner<N extends ControlRouteName> = (services: Services, input: Input<N>) => Answer<N> | Promise<Answer<N>>;
 
 type Implementation<N extends ControlRouteName> = ({ handler: ControlHandler<N>; run?: never } | { run: ControlRunner<N>; handler?: never }) & {
   bodyProblem?: (error: z.ZodError) => string;

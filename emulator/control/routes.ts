@@ -8,6 +8,7 @@ import { metricsRoutes } from './metrics.js';
 import { isoMicros } from '../ids.js';
 import { pruneExpired } from '../retention.js';
 import type { Services } from '../services.js';
+import { messageOf } from '../../contract/errors.js';
 
 // The emulator's own control routes: identity, keys, store maintenance, the clock, metrics.
 // Resources add theirs in the registry (payees, cards, approvals, deliveries).
@@ -41,7 +42,7 @@ export const controlRoutes: ControlRoute[] = [
         try {
           ms = parseDuration(body.by);
         } catch (err) {
-          throw invalid('by', (err as Error).message);
+          throw invalid('by', messageOf(err));
         }
       } else throw invalid('body', 'give "by" (e.g. "2h") or "ms"');
       // The clock must stay where dates and stamps are exact (clock.ts, MAX_CLOCK_MS).

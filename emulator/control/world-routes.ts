@@ -7,6 +7,7 @@ import { snapshotProblem } from '../../contract/control/world.js';
 import { SnapshotName } from '../../contract/snapshot-name.js';
 import { fixturesJsonSchema } from '../fixtures-schema.js';
 import { defineControl, type ControlRoute } from './route.js';
+import { messageOf } from '../../contract/errors.js';
 
 // The world as a whole, from outside the process: reset to the fixtures, snapshots (whole, in
 // a body, or named and kept under <data dir>/snapshots/), and a graceful stop. The CLI's
@@ -71,7 +72,7 @@ export const worldControlRoutes: ControlRoute[] = [
         writeFileSync(tmp, text, { mode: 0o600 });
         renameSync(tmp, file);
       } catch (err) {
-        throw new ApiError('SERVICE_UNAVAILABLE', `The snapshot could not be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was saved under "${body.name}".`);
+        throw new ApiError('SERVICE_UNAVAILABLE', `The snapshot could not be written (${(err as NodeJS.ErrnoException).code ?? messageOf(err)}); nothing was saved under "${body.name}".`);
       }
       return { name: body.name, bytes: Buffer.byteLength(text) };
     },

@@ -10,9 +10,9 @@ import { envBadge, newestFirst, when } from './format.js';
 // success rate of their recent finished deliveries.
 
 /** How many of an endpoint's newest deliveries the success rate looks at. */
-export const RECENT_DELIVERIES = 50;
+const RECENT_DELIVERIES = 50;
 
-export function successRate(services: Pick<Services, 'store'>, endpointId: string): { succeeded: number; finished: number } {
+function successRate(services: Pick<Services, 'store'>, endpointId: string): { succeeded: number; finished: number } {
   const all = services.store.byIndex(DELIVERIES, 'by_endpoint', endpointId);
   let succeeded = 0;
   let finished = 0;

@@ -19,7 +19,7 @@ import type { Section } from './layout.js';
 // secret-shaped. The row's status, amount and created time are read from that same view.
 
 /** One row's summary, read from the record's view. */
-export interface Summary {
+interface Summary {
   status: string | null;
   /** Minor units, in `currency`. */
   amount: number | null;
@@ -53,7 +53,7 @@ export interface RecordKind {
 }
 
 /** Never shown in a stored record, whatever it holds. */
-export const HIDDEN = /secret|pin|token|hash|password|cvc/i;
+const HIDDEN = /secret|pin|token|hash|password|cvc/i;
 
 interface Spec<R extends StoredRecord, V extends object> {
   id: string;
@@ -89,7 +89,7 @@ function kind<R extends StoredRecord, V extends object>(spec: Spec<R, V>): Recor
 }
 
 /** A stored record without its secret-shaped fields (the merchant's id stays: the dashboard is every merchant's). */
-export function withoutSecrets(record: StoredRecord): Record<string, unknown> {
+function withoutSecrets(record: StoredRecord): Record<string, unknown> {
   return JSON.parse(JSON.stringify(record, (k, v: unknown) => (HIDDEN.test(k) ? undefined : v))) as Record<string, unknown>;
 }
 

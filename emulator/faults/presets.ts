@@ -4,7 +4,7 @@ import type { FaultInput } from '../../contract/faults.js';
 // apply NAME). Each stands for a way a real payments service and its network fail. Seeds are
 // fixed, so a run with a preset is repeatable.
 
-export interface Preset {
+interface Preset {
   name: string;
   description: string;
   faults: FaultInput[];

@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 // `processing`, the payment `pending`), then resolves as usual. Card declines need no fault:
 // the spec's test card numbers already drive them (emulator/resources/cards/test-cards.ts).
 
-export type Provider = 'payouts' | 'momo';
+type Provider = 'payouts' | 'momo';
 
 /**
  * When the provider is down now: the time it answers again (the caller's timed work tries

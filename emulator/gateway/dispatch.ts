@@ -18,7 +18,7 @@ import type { RouteDef } from './route.js';
 //   - a route of another method whose path matches still decodes its params (and so throws);
 //   - anything that matches no route goes on to the next layer (the 404 envelope).
 
-export interface Match {
+interface Match {
   route: RouteDef;
   params: Record<string, string>;
 }

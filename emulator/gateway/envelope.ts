@@ -35,7 +35,7 @@ export function sendError(res: Response, err: unknown): { status: number; body: 
   return { status: e.status, body };
 }
 
-export function toApiError(err: unknown): ApiError {
+function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof z.ZodError) return new ApiError('VALIDATION_ERROR', describeZodError(err));
   // The disk refused the write; it was rolled back, so the client may retry once it is fixed.

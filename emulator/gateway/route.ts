@@ -12,7 +12,7 @@ import { ROUTE_SCHEMAS, type RouteSchemas } from '../../contract/route-schemas.j
 
 export type { Scope } from '../../contract/routes.js';
 
-export interface RouteInput<B, Q, P> {
+interface RouteInput<B, Q, P> {
   body: B;
   query: Q;
   params: P;
@@ -35,7 +35,7 @@ type Parsed<S, K extends string> = S extends { [P in K]: infer Z extends z.ZodTy
  * it must return the shape of the route's response schema — a handler that returns anything
  * else does not compile.
  */
-export type Handler<N extends RouteName> = (
+type Handler<N extends RouteName> = (
   ctx: MerchantContext,
   input: RouteInput<Parsed<Schemas<N>, 'body'>, Parsed<Schemas<N>, 'query'>, Parsed<Schemas<N>, 'params'>>,
   tx: Transaction,

@@ -15,7 +15,7 @@ import { randomHex } from '../ids.js';
 type ParserError = Error & { code?: string };
 
 /** The status and message for a parser error, or null when the peer is gone (nothing to answer). */
-export function describeClientError(err: ParserError): { status: number; message: string } | null {
+function describeClientError(err: ParserError): { status: number; message: string } | null {
   switch (err.code) {
     case 'ECONNRESET':
     case 'EPIPE':

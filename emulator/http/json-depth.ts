@@ -15,7 +15,7 @@ const CLOSE_ARRAY = 0x5d; // ]
 const CLOSE_OBJECT = 0x7d; // }
 
 /** True when `bytes` (UTF-8 JSON text, valid or not) nests containers deeper than `max`. */
-export function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
+function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
   // Brackets are ASCII, so they can be found byte by byte: no UTF-8 continuation byte is < 0x80.
   let depth = 0;
   let inString = false;

@@ -3,18 +3,19 @@ import { networkInterfaces } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { parseAllowedHost, parseControlToken, parsePublicUrl } from '../../contract/network.js';
 import { isLoopbackPeer } from './local-guard.js';
+import { messageOf } from '../../contract/errors.js';
 
 // How the emulator presents itself once other machines can reach it: which names it answers to,
 // which base URL it hands out, and the token its control surfaces ask of other hosts. Options
 // are checked with the CLI's own parsers (contract/network.ts) before anything starts.
 
-export interface NetworkDoorOptions {
+interface NetworkDoorOptions {
   allowedHosts?: string[];
   publicUrl?: string;
   controlToken?: string;
 }
 
-export interface ServerUrls {
+interface ServerUrls {
   /** Where the server listens, as bound (http://0.0.0.0:4242 included). */
   listenUrl: string;
   /** What the emulator hands out: --public-url, else the bound address, never 0.0.0.0. */
@@ -38,7 +39,7 @@ function checked<T>(option: string, flag: string, parse: () => T): T {
   try {
     return parse();
   } catch (err) {
-    throw Object.assign(new Error(`${option} (${flag}) ${(err as Error).message}`), { code: 'EMULATOR_OPTION_INVALID' });
+    throw Object.assign(new Error(`${option} (${flag}) ${messageOf(err)}`), { code: 'EMULATOR_OPTION_INVALID' });
   }
 }
 

@@ -58,7 +58,7 @@ export interface WebhookSpec {
 }
 
 /** What the document says around its operations. */
-export interface DocumentFrame {
+interface DocumentFrame {
   info: JsonSchema;
   serverUrl: string;
   security: JsonSchema[];

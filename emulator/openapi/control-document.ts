@@ -38,7 +38,7 @@ const ERROR_MESSAGES: Partial<Record<ErrorCode, string>> = {
 };
 
 /** Every error code a control route can answer with: the router's and the door's, then its own. */
-export function controlErrorCodes(route: ControlRoute): ErrorCode[] {
+function controlErrorCodes(route: ControlRoute): ErrorCode[] {
   const codes = new Set<ErrorCode>(CONTROL_COMMON_ERRORS);
   if (route.path.includes(':')) codes.add('NOT_FOUND');
   for (const code of route.errors ?? []) codes.add(code);

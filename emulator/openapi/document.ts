@@ -47,7 +47,7 @@ const exampleMessage = (code: ErrorCode, route: RouteDef) =>
   code === 'FORBIDDEN' ? `This API key lacks the ${route.scope} scope.` : (ERROR_MESSAGES[code] ?? `${code}: the message says why.`);
 
 /** `post /v1/api/payment-links/:id/simulate` → `postPaymentLinksByIdSimulate`. */
-export function operationId(route: Pick<RouteDef, 'method' | 'path'>): string {
+function operationId(route: Pick<RouteDef, 'method' | 'path'>): string {
   const words = route.path
     .split('/')
     .filter((s) => s && s !== 'v1' && s !== 'api')
@@ -59,7 +59,7 @@ export function operationId(route: Pick<RouteDef, 'method' | 'path'>): string {
 }
 
 /** The resource a route belongs to: the first path segment after /v1/api or /v1. */
-export const tagOf = (path: string) => path.split('/').filter((s) => s && s !== 'v1' && s !== 'api')[0];
+const tagOf = (path: string) => path.split('/').filter((s) => s && s !== 'v1' && s !== 'api')[0];
 
 /**
  * Which error codes a route can answer with: the gateway's, from its declaration, plus its own.
@@ -68,7 +68,7 @@ export const tagOf = (path: string) => path.split('/').filter((s) => s && s !== 
  * 502 is the gateway error the spec tells clients to retry, which fault injection can answer on
  * any route (faults/api.ts).
  */
-export function errorCodesOf(route: RouteDef): ErrorCode[] {
+function errorCodesOf(route: RouteDef): ErrorCode[] {
   const codes = new Set<ErrorCode>(['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'VALIDATION_ERROR', 'INTERNAL_ERROR', 'BAD_GATEWAY', 'SERVICE_UNAVAILABLE']);
   if (route.business) codes.add('BUSINESS_ACCOUNT_REQUIRED');
   if (route.path.includes(':')) codes.add('NOT_FOUND');

@@ -21,7 +21,7 @@ const FIELD_NAMES: Record<string, string> = { number: 'The card number', expiry:
  * Which form field an ApiError is about, and its message as a sentence: the domain's
  * "number: is not a valid card number" becomes "The card number is not a valid card number."
  */
-export function fieldOf(err: ApiError, aliases: Record<string, string> = {}): FormError {
+function fieldOf(err: ApiError, aliases: Record<string, string> = {}): FormError {
   if (err.code === 'PIN_INVALID' || err.code === 'PIN_LOCKED') return { field: 'pin', message: err.message };
   const m = /^([a-z_]+): (.*)$/.exec(err.message);
   if (!m) return { field: '', message: err.message };

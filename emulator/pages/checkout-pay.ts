@@ -47,7 +47,7 @@ export function waitingPaymentOf(services: Pick<Services, 'store'>, link: LinkRe
   return undefined;
 }
 
-export function checkPhone(raw: string): string {
+function checkPhone(raw: string): string {
   const phone = normalizePhone(raw);
   if (!phone) throw new FieldProblem('phone', 'Enter a phone number with its country code, such as +231770000201.');
   return phone;

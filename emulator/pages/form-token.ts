@@ -19,7 +19,7 @@ interface SecretRecord extends StoredRecord {
   secret: string;
 }
 
-export interface SubmissionRecord extends StoredRecord {
+interface SubmissionRecord extends StoredRecord {
   /** The token's nonce. */
   id: string;
   subject: string;

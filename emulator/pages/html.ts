@@ -13,7 +13,7 @@ type Value = Html | string | number | boolean | null | undefined | readonly Valu
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 function render(value: Value): string {
   if (value === null || value === undefined || value === false) return '';

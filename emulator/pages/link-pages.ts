@@ -10,7 +10,7 @@ import type { CheckoutMethod, CheckoutPaymentRecord } from './checkout-pay.js';
 // The payment-link checkout's views: the pay form, the confirmation, the expired and paid
 // pages. Pure functions from records to HTML; checkout.ts decides which one to send.
 
-export const METHOD_LABELS: Record<CheckoutMethod, string> = { card: 'Card', momo: 'Mobile money', wallet: 'Wallet' };
+const METHOD_LABELS: Record<CheckoutMethod, string> = { card: 'Card', momo: 'Mobile money', wallet: 'Wallet' };
 
 export interface FormState {
   method: CheckoutMethod;

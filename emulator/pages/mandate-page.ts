@@ -15,7 +15,7 @@ import { merchantName } from './merchant.js';
 // the terms box, the cancelled page, and the GET (form or result) / POST (approve, then
 // POST-redirect-GET) routes. Each rail brings its form, its "active" page and its approval.
 
-export interface MandatePage {
+interface MandatePage {
   rail: MandateRecord['rail'];
   /** The page's segment under /checkout: `mandate` or `wallet-mandate`. */
   segment: string;
@@ -36,7 +36,7 @@ export const mandatePagePath = (segment: string, m: MandateRecord) => `/checkout
  * test mandate is active from creation but its page may still save one card (or bind one
  * wallet) so declines and balances can be exercised. The approval function has the last word.
  */
-export function awaitsApproval(m: MandateRecord): boolean {
+function awaitsApproval(m: MandateRecord): boolean {
   if (m.status === 'pending') return true;
   const bound = m.rail === 'card' ? m.card !== null : m.user_id !== null;
   return m.status === 'active' && m.environment === 'test' && !bound;

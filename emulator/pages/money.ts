@@ -1,16 +1,10 @@
+import { currencyFormatter as formatter } from '../performance/process-caches.js';
+
 // Amounts on pages: minor units in, the currency's own format out ("$12.00", "LRD 1,500.00"),
 // and a payer's typed amount ("12.5") back to minor units, using the currency's own number of
 // decimals (Intl knows that JPY has none and USD two).
 
-const formatters = new Map<string, Intl.NumberFormat>();
-
-function formatter(currency: string): Intl.NumberFormat {
-  let f = formatters.get(currency);
-  if (!f) formatters.set(currency, (f = new Intl.NumberFormat('en-US', { style: 'currency', currency })));
-  return f;
-}
-
-export const fractionDigits = (currency: string) => formatter(currency).resolvedOptions().maximumFractionDigits ?? 2;
+const fractionDigits = (currency: string) => formatter(currency).resolvedOptions().maximumFractionDigits ?? 2;
 
 export function formatMinor(minor: number, currency: string): string {
   return formatter(currency).format(minor / 10 ** fractionDigits(currency));

@@ -3,7 +3,7 @@
 // the query parameters already there. (Rule 1, which URLs are allowed, is checked when the
 // link is created: payment-links/domain.ts `checkRedirectUrl`.)
 
-export type ReturnStatus = 'completed' | 'failed' | 'expired';
+type ReturnStatus = 'completed' | 'failed' | 'expired';
 
 export function returnUrl(redirectUrl: string, params: { paymentId: string | null; linkCode: string; status: ReturnStatus }): string {
   const url = new URL(redirectUrl);

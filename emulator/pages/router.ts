@@ -12,7 +12,7 @@ import { mountPayrollApproval } from './payroll-approval.js';
 // form posts: they work without JavaScript. The approval pages come before `/:code`, whose
 // link codes (PL-…) never collide with their names.
 
-export function checkoutPages(services: Services): Router {
+function checkoutPages(services: Services): Router {
   const router = express.Router();
   // Opened by top-level navigation from anywhere, so Origin is checked only on form posts.
   router.use(localOnly(services, DOORS.pages)); // also mounted before body parsing (app.ts)

@@ -11,7 +11,7 @@ import { FieldProblem } from './checkout-errors.js';
 // A wallet that cannot cover the amount makes a *failed* payment, as a wallet charge does;
 // a wrong PIN makes no payment at all.
 
-export type WalletResult =
+type WalletResult =
   | { ok: true; userName: string; debit: (payment: PaymentRecord) => void }
   | { ok: false; userName: string; reason: string };
 

@@ -1,13 +1,14 @@
 import { collection } from '../store/collection.js';
 import type { Store, StoredRecord, Transaction } from '../store/store.js';
 import type { ClockPosition, EmulatorClock } from '../clock.js';
+import { messageOf } from '../../contract/errors.js';
 
 // The clock's position as a store record: journaled like any write (so it is in the data dir
 // and survives kill -9), and in every snapshot and export (the world's records and the time they
 // were made at travel together). One record, written when the clock moves: each step of an
 // advance, at start, at a clean stop, after a world is replaced.
 
-export interface ClockRecord extends StoredRecord, ClockPosition {
+interface ClockRecord extends StoredRecord, ClockPosition {
   id: typeof CLOCK_ID;
 }
 
@@ -36,6 +37,6 @@ export function saveClock(services: { store: Store; clock: EmulatorClock; log: {
   try {
     services.store.transaction((tx) => putClock(tx, services.clock));
   } catch (err) {
-    services.log.warn(`could not store the clock's position: ${(err as Error).message}`);
+    services.log.warn(`could not store the clock's position: ${messageOf(err)}`);
   }
 }

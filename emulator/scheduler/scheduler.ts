@@ -1,10 +1,10 @@
-import { noteActivity } from '../activity.js';
 import type { Services } from '../services.js';
 import type { StoredRecord } from '../store/store.js';
 import type { AnyCollection } from '../store/collection.js';
 import { MinHeap, type HeapEntry } from './heap.js';
 import type { RecordWork, SweepWork, TimedWork } from './work.js';
 import { saveClock } from './clock-record.js';
+import { messageOf } from '../../contract/errors.js';
 
 // The one scheduler: every timed effect of the emulator runs here, at its time on the emulator
 // clock — webhook attempts, payout answers, MoMo clearing, retention (modules declare them in
@@ -314,7 +314,7 @@ export class Scheduler {
         next = now + RETRY_AFTER_FAILURE_MS;
       }
     } catch (err) {
-      this.services.log.warn(`${w.name} failed (tried again in ${RETRY_AFTER_FAILURE_MS / 1000} s of clock time): ${(err as Error).message}`);
+      this.services.log.warn(`${w.name} failed (tried again in ${RETRY_AFTER_FAILURE_MS / 1000} s of clock time): ${messageOf(err)}`);
       next = now + RETRY_AFTER_FAILURE_MS;
     }
     // A write made during the run may already have set an earlier time.
@@ -336,7 +336,7 @@ export class Scheduler {
     try {
       result = w.run(this.services, record);
     } catch (err) {
-      this.services.log.warn(`${w.name} for ${id} failed (tried again in ${RETRY_AFTER_FAILURE_MS / 1000} s of clock time): ${(err as Error).message}`);
+      this.services.log.warn(`${w.name} for ${id} failed (tried again in ${RETRY_AFTER_FAILURE_MS / 1000} s of clock time): ${messageOf(err)}`);
       if (!this.records[i].has(id)) this.setRecord(i, id, now + RETRY_AFTER_FAILURE_MS);
       return undefined;
     }
@@ -351,7 +351,7 @@ export class Scheduler {
     try {
       result = fn();
     } catch (err) {
-      this.services.log.warn(`${name} failed: ${(err as Error).message}`);
+      this.services.log.warn(`${name} failed: ${messageOf(err)}`);
       return undefined;
     }
     if (!(result instanceof Promise)) return undefined;
@@ -369,7 +369,7 @@ export class Scheduler {
 
   /** What the real timer and a kick run: everything due by now, without waiting for async work. */
   private readonly runDue = (): void => {
-    noteActivity(); // due work may stall the loop: the probes watch (activity.ts)
+    this.services.monitor.noteActivity(); // due work may stall the loop: the probes watch (performance/loop-monitor.ts)
     this.kicked = false;
     this.clearWake();
     if (!this.running || this.stepping) return;

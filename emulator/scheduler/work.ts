@@ -16,7 +16,7 @@ import type { AnyCollection, Collection } from '../store/collection.js';
 //               --retain-days); cheaper than one item per record for collections of 100k
 
 /** What a run may answer: nothing (done), a promise (async work an advance waits for), or a later time to try again. */
-export type RunResult = void | Promise<void> | { retryAt: number };
+type RunResult = void | Promise<void> | { retryAt: number };
 
 export interface RecordWork<T extends StoredRecord = StoredRecord> {
   shape: 'record';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 // A lock whose process is gone (kill -9) is stale and taken over. A lock held by this very
 // process is taken over too: a process reopening its own dir is a test simulating a crash.
 
-export class DataDirInUseError extends Error {}
+class DataDirInUseError extends Error {}
 
 const alive = (pid: number) => {
   try {

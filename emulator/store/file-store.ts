@@ -1,4 +1,3 @@
-import { noteActivity } from '../activity.js';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { Appender } from './appender.js';
 import { storeFsFromEnv, type StoreFs } from './store-fs.js';
 import { StoreWriteError } from './store-write-error.js';
 import type { StoredRecord } from './store.js';
+import { messageOf } from '../../contract/errors.js';
 
 // A store of NDJSON files that never rewrites a whole file per write, and never holds one
 // whole file as a string.
@@ -53,9 +53,9 @@ const CHECK_EVERY = 16;
 const WRITE_BUFFER_BYTES = 1 << 20;
 
 export const COMPACTION_STEPS = ['rotated', 'writing', 'written', 'renamed', 'deleted'] as const;
-export type CompactionStep = (typeof COMPACTION_STEPS)[number];
+type CompactionStep = (typeof COMPACTION_STEPS)[number];
 
-export interface FileStoreOptions {
+interface FileStoreOptions {
   /** fsync the journal on every commit, and the data dir at compaction (survives power loss). */
   fsync?: boolean;
   /** Compact once the current journal segment passes this many bytes (default 64 MiB). */
@@ -66,6 +66,8 @@ export interface FileStoreOptions {
   fs?: StoreFs;
   /** Records written per event-loop turn while writing a snapshot. */
   chunkRecords?: number;
+  /** Told at each compaction slice: a slice may stall the loop, so the event-loop probes watch (performance/loop-monitor.ts). */
+  onActivity?: () => void;
 }
 
 interface SnapshotHeader {
@@ -232,7 +234,7 @@ export class FileStore extends MemoryStore {
   /** Starts a compaction unless one runs; a failure is logged and retried at the next trigger. */
   private compactInBackground(): void {
     if (this.compacting || this.closed) return;
-    this.compact().catch((err) => console.error(`[emulator] store compaction failed (the journal keeps every write; retried later): ${(err as Error).message}`));
+    this.compact().catch((err) => console.error(`[emulator] store compaction failed (the journal keeps every write; retried later): ${messageOf(err)}`));
   }
 
   /** Compacts now (or joins the running compaction); see the steps at the top of this file. */
@@ -269,7 +271,7 @@ export class FileStore extends MemoryStore {
           // One turn of the event loop: records until WORK_MS have passed (checked every
           // CHECK_EVERY records) or chunkRecords are written, then the bytes go to the file.
           const turnStart = performance.now();
-          noteActivity(); // a slice may stall the loop: the probes watch (activity.ts)
+          this.options.onActivity?.();
           for (let n = 1; ; n++) {
             const r = it.next();
             if (r.done) {

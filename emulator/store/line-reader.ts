@@ -5,7 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 // without ever being one string (V8 caps a string near 512 MiB, so a whole-file read stops
 // the emulator from starting past that).
 
-export interface Line {
+interface Line {
   text: string;
   /** 1-based line number, for error messages. */
   number: number;

@@ -1,7 +1,7 @@
 import type { CarriesSurvivingWrites, IndexView, Store, StoredRecord, Transaction } from './store.js';
 import type { AnyCollection, Collection, IndexKey } from './collection.js';
 import { OrderedIds } from './ordered-ids.js';
-import { SegmentedMap } from './segmented-map.js';
+import { SegmentedMap } from '../performance/segmented-map.js';
 
 export type Op = { c: string; id: string; v?: StoredRecord };
 

@@ -1,4 +1,4 @@
-import { SegmentedMap } from './segmented-map.js';
+import { SegmentedMap } from '../performance/segmented-map.js';
 
 // The ids filed under one index key, in the order they were filed, with O(1) add and remove
 // and positional reads. A plain array made removal O(n) (lastIndexOf + splice), which turns

@@ -26,7 +26,7 @@ export const realFs: StoreFs = {
   closeSync: (fd) => fs.closeSync(fd),
 };
 
-export type FsStep = 'write' | 'fsync' | 'open';
+type FsStep = 'write' | 'fsync' | 'open';
 
 /**
  * A StoreFs that fails the steps named in a control file while that file exists:
@@ -37,7 +37,7 @@ export type FsStep = 'write' | 'fsync' | 'open';
  * failing `write` first writes half its bytes, as a short write onto a filling disk does, so
  * the torn tail must be removed.
  */
-export function faultInjectingFs(controlPath: string, base: StoreFs = realFs): StoreFs {
+function faultInjectingFs(controlPath: string, base: StoreFs = realFs): StoreFs {
   const paths = new Map<number, string>();
   const fault = (step: FsStep, path: string | undefined): NodeJS.ErrnoException | undefined => {
     let rules: string;

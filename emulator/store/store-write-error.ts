@@ -1,3 +1,5 @@
+import { messageOf } from '../../contract/errors.js';
+
 // A commit the disk refused. Memory was rolled back to match the journal, so nothing of the
 // transaction stands; the HTTP layer answers it as 503 SERVICE_UNAVAILABLE with `reason`.
 
@@ -14,7 +16,7 @@ export class StoreWriteError extends Error {
   static from(err: unknown, what: string): StoreWriteError {
     if (err instanceof StoreWriteError) return err;
     const code = (err as NodeJS.ErrnoException | null)?.code;
-    return new StoreWriteError(code, `${what}: ${describeFsCode(code, (err as Error)?.message)}`, { cause: err });
+    return new StoreWriteError(code, `${what}: ${describeFsCode(code, messageOf(err))}`, { cause: err });
   }
 }
 

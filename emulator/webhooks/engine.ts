@@ -7,7 +7,7 @@ import type { Op } from '../store/memory-store.js';
 import { EVENTS } from '../resources/events/outbox.js';
 import { WEBHOOK_ENDPOINTS, type EndpointRecord } from '../resources/webhook-endpoints/domain.js';
 import { signPayload } from '../../contract/signature.js';
-import { attemptsInRound, isScheduled, SCHEDULED_KEY, type DeliveryRecord, type StoredAttempt } from './records.js';
+import { attemptsInRound, isScheduled, SCHEDULED_KEY, type StoredAttempt } from './records.js';
 import { cancelEndpointDeliveries } from './deliveries.js';
 import { delayAfterFailure } from './schedule.js';
 import { attemptHeaders, Sender, type AttemptOutcome } from '../../contract/webhook-sender.js';
@@ -318,11 +318,10 @@ export class DeliveryEngine {
  * world is replaced, and follows every write to the collection (a new event's deliveries, a
  * redelivery, a recorded attempt), so the engine keeps no timers of its own.
  */
-export const webhookAttempts = (engineOf: (services: Services) => DeliveryEngine) =>
-  recordWork({
-    name: 'webhook attempt',
-    collection: DELIVERIES,
-    waiting: { index: 'scheduled', key: SCHEDULED_KEY },
-    dueAt: (d) => (isScheduled(d) ? d.next_attempt_at! : undefined),
-    run: (services, d) => engineOf(services).attempt(d.id),
-  });
+export const webhookAttempts = recordWork({
+  name: 'webhook attempt',
+  collection: DELIVERIES,
+  waiting: { index: 'scheduled', key: SCHEDULED_KEY },
+  dueAt: (d) => (isScheduled(d) ? d.next_attempt_at! : undefined),
+  run: (services, d) => services.deliveries.attempt(d.id),
+});

@@ -1,6 +1,7 @@
 import { EXIT, SilentExit, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import { NOT_AN_EMULATOR, SvcError } from '../client/error.js';
+import { messageOf } from '../../contract/errors.js';
 
 // How a command line ends, shared by the two entries (main.ts with commander, fast-main.ts
 // without): one exit code and one message on stderr (one JSON object under --json).
@@ -25,7 +26,7 @@ export function exitCodeFor(err: unknown, json: boolean, io: CliIO): number {
   // The wrong target for an emulator-only command is a usage error: nothing was sent.
   const usage = err instanceof UsageError || (err instanceof SvcError && err.code === NOT_AN_EMULATOR);
   const code = err instanceof SvcError ? err.code : usage ? 'USAGE_ERROR' : 'ERROR';
-  const message = (err as Error)?.message ?? String(err);
+  const message = messageOf(err);
   const traceId = err instanceof SvcError ? err.trace_id : null;
   if (json) {
     // Scripts read one JSON object from stderr; stdout stays empty.

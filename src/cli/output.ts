@@ -7,8 +7,8 @@ import type { CliIO, OutStream } from './io.js';
 // Colour only when the stream is a terminal and NO_COLOR is unset — decided for each IO, so
 // a command run with collecting streams (tests) is never coloured by the real terminal.
 
-export type Environment = 'test' | 'live';
-export type Marker = Environment | 'emulator' | undefined;
+type Environment = 'test' | 'live';
+type Marker = Environment | 'emulator' | undefined;
 
 const wantsColour = (io: CliIO, stream: OutStream) => !(io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') && Boolean(stream.isTTY);
 

@@ -1,19 +1,20 @@
 import { SilentExit, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
+import { messageOf } from '../../contract/errors.js';
 
 // Every prompt goes through here. A prompt is shown only on a terminal (the IO's stdin and
 // stderr are TTYs — prompts write to stderr, so `--json | jq` still works), and never with
 // --no-input or CI=true. Otherwise a missing value is a usage error that names the flag to
 // pass instead.
 
-export interface PromptFlags {
+interface PromptFlags {
   /** false under --no-input (commander's negatable option). */
   input?: boolean;
 }
 
-export const EXIT_INTERRUPTED = 130;
+const EXIT_INTERRUPTED = 130;
 
-export function canPrompt(io: CliIO, flags: PromptFlags): boolean {
+function canPrompt(io: CliIO, flags: PromptFlags): boolean {
   if (flags.input === false) return false;
   if (io.env.CI === 'true' || io.env.CI === '1') return false;
   return Boolean(io.stdin.isTTY && io.stderr.isTTY);
@@ -76,7 +77,7 @@ export async function askUntilAccepted<T>(
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (!wrongCodes.includes(code ?? '') || !canPrompt(io, flags)) throw err;
-      io.stderr.write(`${(err as Error).message}\n`);
+      io.stderr.write(`${messageOf(err)}\n`);
     }
   }
 }

@@ -11,7 +11,7 @@ export type Json = Record<string, unknown>;
 /** A body whose idempotency_key the client fills in when absent. */
 type KeyOptional<T> = Omit<T, 'idempotency_key'> & { idempotency_key?: string };
 
-export interface WriteOptions {
+interface WriteOptions {
   /** Reused on every retry; a fresh UUID when absent. */
   idempotencyKey?: string;
 }

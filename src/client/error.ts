@@ -1,3 +1,5 @@
+import { messageOf } from '../../contract/errors.js';
+
 // The one error type of the client: every failure (an API error envelope, a network error, a
 // timeout, a response that is not the service's envelope) becomes an SvcError, so commands
 // and scripts handle one shape: { code, status, message, trace_id }.
@@ -52,8 +54,8 @@ export function networkMessage(baseUrl: string, err: unknown): string {
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return `the TLS certificate of ${baseUrl} is not trusted (${(err as Error).message}).`;
+      return `the TLS certificate of ${baseUrl} is not trusted (${messageOf(err)}).`;
     default:
-      return `cannot reach ${baseUrl}: ${(err as Error)?.message ?? String(err)}`;
+      return `cannot reach ${baseUrl}: ${messageOf(err)}`;
   }
 }

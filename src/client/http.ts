@@ -9,7 +9,7 @@ import { backoffMs, isRetryableNetworkCode, isRetryableStatus, MAX_ATTEMPTS, ret
 // the types come from those schemas at compile time, and the CLI must keep working against a
 // live host that adds fields (loading zod and every schema would also cost cold-start time).
 
-export type IdempotencyHeader = 'X-Idempotency-Key' | 'Idempotency-Key';
+type IdempotencyHeader = 'X-Idempotency-Key' | 'Idempotency-Key';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -33,7 +33,7 @@ export interface RetryInfo {
   reason: string;
 }
 
-export interface CallOptions {
+interface CallOptions {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: Record<string, unknown>;
@@ -52,14 +52,14 @@ export interface ApiResult<T> {
   attempts: number;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 // node:crypto is loaded only for a write's idempotency key. A one-shot read pays ~1.5 ms to load
 // it (issue 28's cold start; `node -e`, the baseline, has it already), and a trace id needs
 // no secrecy: it only has to be unlikely to repeat, which 80 bits of Math.random (V8 seeds it
 // from the OS's randomness at start) are.
 export const newIdempotencyKey = (): string => process.getBuiltinModule('node:crypto').randomUUID();
-export const newTraceId = (): string => `trc_cli_${randomHex(10)}${randomHex(10)}`;
+const newTraceId = (): string => `trc_cli_${randomHex(10)}${randomHex(10)}`;
 
 const randomHex = (digits: number): string => Math.floor(Math.random() * 16 ** digits).toString(16).padStart(digits, '0');
 

@@ -4,8 +4,8 @@
 //   404, 422 or 409 IDEMPOTENCY_CONFLICT. A Retry-After header replaces the computed wait.
 
 export const MAX_ATTEMPTS = 5;
-export const BASE_DELAY_MS = 500;
-export const MAX_DELAY_MS = 30_000;
+const BASE_DELAY_MS = 500;
+const MAX_DELAY_MS = 30_000;
 
 const RETRY_STATUSES = new Set([429, 500, 502, 503]);
 

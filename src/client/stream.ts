@@ -2,12 +2,13 @@ import { getEventListeners } from 'node:events';
 import { request } from 'undici';
 import { networkMessage, SvcError } from './error.js';
 import { CONTROL_TOKEN_HEADER } from '../../contract/network.js';
+import { messageOf } from '../../contract/errors.js';
 
 // A client for the emulator's live stream (GET /emulator/stream, Server-Sent Events). It
 // reconnects on its own with the last cursor it handled (Last-Event-ID), so a restart of the
 // emulator loses nothing; handlers run one message at a time, in stream order.
 
-export interface StreamEvent {
+interface StreamEvent {
   id: string;
   type: string;
   created_at: string;
@@ -16,7 +17,7 @@ export interface StreamEvent {
   body: string;
 }
 
-export interface StreamAttempt {
+interface StreamAttempt {
   delivery_id: string;
   endpoint_id: string;
   event_id: string;
@@ -39,7 +40,7 @@ export interface StreamHandlers {
   disconnected?(info: { reason: string; retryInMs: number; abortListeners: number }): void;
 }
 
-export interface StreamOptions {
+interface StreamOptions {
   baseUrl: string;
   apiKey: string;
   /** An emulator on another host asks callers of its stream for its control token (Svc-Control-Token). */
@@ -56,7 +57,7 @@ export interface StreamOptions {
   reconnectMs?: { base: number; max: number };
 }
 
-export const STREAM_PATH = '/emulator/stream';
+const STREAM_PATH = '/emulator/stream';
 /** Pings come every 15 s: three missed means the connection is dead. */
 const IDLE_TIMEOUT_MS = 45_000;
 const RECONNECT_BASE_MS = 250;
@@ -84,7 +85,7 @@ export class EventStream {
         if (signal.aborted) return;
         if (this.options.failFast && !opened) throw err;
         if (err instanceof SvcError && err.status !== 0 && ![429, 500, 502, 503].includes(err.status)) throw err;
-        reason = (err as Error).message;
+        reason = messageOf(err);
       }
       if (signal.aborted) return;
       const { base, max } = this.options.reconnectMs ?? { base: RECONNECT_BASE_MS, max: RECONNECT_MAX_MS };

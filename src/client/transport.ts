@@ -7,13 +7,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 // Each exchange has its own connection (Connection: close): no idle socket is ever reused
 // after the server dropped it, and nothing keeps the process alive after the answer.
 
-export interface RawResponse {
+interface RawResponse {
   statusCode: number;
   headers: IncomingHttpHeaders;
   text: string;
 }
 
-export interface SendOptions {
+interface SendOptions {
   method: string;
   headers: Record<string, string>;
   body?: string;

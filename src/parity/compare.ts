@@ -47,7 +47,7 @@ const typeOf = (v: Json): string =>
 const ABSENT = 'absent';
 
 /** A value as a difference line shows it: short, JSON. */
-export function shown(v: Json): string {
+function shown(v: Json): string {
   if (v === undefined) return ABSENT;
   const t = typeOf(v);
   if (t === 'object') return `object {${Object.keys(v as object).slice(0, 6).join(', ')}${Object.keys(v as object).length > 6 ? ', …' : ''}}`;

@@ -15,7 +15,7 @@
 // Inside the rows of a list (a step's `lists`) ids not seen before stay unnumbered (<pay_id>):
 // a sandbox's history must not shift the numbers of everything after it.
 
-export interface NormalizerOptions {
+interface NormalizerOptions {
   baseUrl: string;
   run: string;
   vars: Record<string, string>;
@@ -157,7 +157,7 @@ export class Normalizer {
  * headers wherever a host sends them (RateLimit-*, X-RateLimit-*, Retry-After): the spec
  * says 429 exists and names no header, so their presence is itself what parity compares.
  */
-export const isRateLimitHeader = (lower: string): boolean => /^(x-)?rate-?limit/.test(lower) || lower === 'retry-after';
+const isRateLimitHeader = (lower: string): boolean => /^(x-)?rate-?limit/.test(lower) || lower === 'retry-after';
 
 /**
  * Fields whose value, not only their type, must agree: the enumerations of the spec (status

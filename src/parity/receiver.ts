@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 // 200 at once, so the host never retries because of us. A tunnel or the emulator itself
 // delivers here; waiting is on arrivals (an event per delivery), never on a timer guess.
 
-export interface Received {
+interface Received {
   headers: Record<string, string>;
   body: Buffer;
   /** Arrival order, from 0. */

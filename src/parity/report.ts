@@ -3,16 +3,16 @@ import type { Comparison, Difference, ScenarioTally } from './compare.js';
 // How a comparison reads: one line a difference (scenario/step, its route, where, expected and
 // actual), the accepted ones with their reason, notes, then a table a scenario a row.
 
-export const differenceLine = (d: Difference): string => `${d.scenario}/${d.step}  (${d.route})  ${d.where}: expected ${d.expected}, got ${d.actual}`;
+const differenceLine = (d: Difference): string => `${d.scenario}/${d.step}  (${d.route})  ${d.where}: expected ${d.expected}, got ${d.actual}`;
 
-export function table(columns: string[], rows: (string | number)[][]): string[] {
+function table(columns: string[], rows: (string | number)[][]): string[] {
   const cells = rows.map((r) => r.map(String));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((v, i) => (i === r.length - 1 ? v : v.padEnd(widths[i]))).join('  ').trimEnd();
   return [line(columns), ...cells.map(line)];
 }
 
-export interface Totals {
+interface Totals {
   scenarios: number;
   steps: number;
   compared: number;

@@ -42,7 +42,7 @@ export function routeOfStep(method: string, pathTemplate: string): string | null
 }
 
 /** Why a scenario cannot run with these options, or undefined. */
-export function skipReason(scenario: Scenario, options: Pick<RunOptions, 'keys' | 'vars' | 'webhook'>): string | undefined {
+function skipReason(scenario: Scenario, options: Pick<RunOptions, 'keys' | 'vars' | 'webhook'>): string | undefined {
   const needs = scenario.needs ?? [];
   if (needs.includes('other-key') && !options.keys.other) return 'needs --other-api-key (a test key of a second merchant)';
   if (needs.includes('restricted-key') && !options.keys.restricted) return 'needs --restricted-api-key (a test key of this merchant with payments:read and without payments:create)';

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { describeZodError } from '../../contract/zod-error.js';
+import { messageOf } from '../../contract/errors.js';
 
 // The snapshot file: what `svc parity record` writes and `svc parity check` reads. JSON, with a
 // format name and version so a file from another tool or a later svc is refused by name, the
@@ -81,13 +82,13 @@ export function readSnapshot(file: string): Snapshot {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new SnapshotFileError(code === 'ENOENT' ? `snapshot file ${file} does not exist (record one with \`svc parity record --out ${file}\`).` : `cannot read snapshot file ${file}: ${(err as Error).message}`);
+    throw new SnapshotFileError(code === 'ENOENT' ? `snapshot file ${file} does not exist (record one with \`svc parity record --out ${file}\`).` : `cannot read snapshot file ${file}: ${messageOf(err)}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new SnapshotFileError(`snapshot file ${file} is not JSON: ${(err as Error).message}`);
+    throw new SnapshotFileError(`snapshot file ${file} is not JSON: ${messageOf(err)}`);
   }
   if (json === null || typeof json !== 'object' || (json as { format?: unknown }).format !== SNAPSHOT_FORMAT) {
     throw new SnapshotFileError(`${file} is not an svc parity snapshot (no "format": "${SNAPSHOT_FORMAT}").`);
@@ -98,7 +99,7 @@ export function readSnapshot(file: string): Snapshot {
 }
 
 /** Stable formatting (2 spaces, a final newline): the published snapshot is a reviewed file. */
-export const snapshotText = (snapshot: Snapshot): string => `${JSON.stringify(snapshot, null, 2)}\n`;
+const snapshotText = (snapshot: Snapshot): string => `${JSON.stringify(snapshot, null, 2)}\n`;
 
 export function writeSnapshot(file: string, snapshot: Snapshot): void {
   writeFileSync(file, snapshotText(snapshot));

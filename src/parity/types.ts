@@ -5,7 +5,7 @@
 // resolved (the answer it needs failed) is recorded as not run; the others still run, so a
 // clean-up step (deleting an endpoint) runs whenever what it deletes exists.
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /**
  * Which key a step sends: the suite's own (--api-key), another merchant's (--other-api-key),
@@ -52,10 +52,10 @@ export interface DeliveriesStep {
   secret: string;
 }
 
-export type Step = CallStep | DeliveriesStep;
+type Step = CallStep | DeliveriesStep;
 
 /** What a scenario cannot run without; when missing it is recorded as skipped, with why. */
-export type Need = 'other-key' | 'restricted-key' | 'webhook';
+type Need = 'other-key' | 'restricted-key' | 'webhook';
 
 export interface Scenario {
   name: string;

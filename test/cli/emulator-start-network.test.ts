@@ -69,3 +69,19 @@ test('SVC_ALLOWED_HOSTS, SVC_PUBLIC_URL and SVC_CONTROL_TOKEN configure it when 
     await run.interrupt();
   }
 });
+
+// SVC_ALLOWED_HOSTS is read by contract/network.ts's parseAllowedHostList, the parser --allow-host
+// uses too: a blank item (a list built in a shell, `svc,`) is skipped, not refused as an empty name.
+test('SVC_ALLOWED_HOSTS="svc," starts the emulator answering to svc', async () => {
+  const run = startCli(['emulator', 'start', '--port', '0', '--data-dir', tempDir(), '--json'], { env: { SVC_ALLOWED_HOSTS: 'svc,' } });
+  try {
+    const [line] = await run.waitFor(/^\{.*\}$/m);
+    const port = new URL(JSON.parse(readFileSync(join(JSON.parse(line).data_dir, 'emulator.json'), 'utf8')).local_url).port;
+    const named = await rawRequest(`http://127.0.0.1:${port}`, 'GET', '/_emulator/health', { headers: { host: `svc:${port}` } });
+    assert.equal(named.status, 200, named.text);
+    const other = await rawRequest(`http://127.0.0.1:${port}`, 'GET', '/_emulator/health', { headers: { host: `other:${port}` } });
+    assert.equal(other.status, 403, 'only the listed name');
+  } finally {
+    assert.equal(await run.interrupt(), 0);
+  }
+});

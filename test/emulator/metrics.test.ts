@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { idem, KEYS, startTestEmulator } from '../helpers/emulator.js';
-import { onProbeState, openStallWindow, probesRunning, setProbeIdleMs } from '../../emulator/control/stall-probe.js';
-import { noteActivity } from '../../emulator/activity.js';
+import { LoopMonitor } from '../../emulator/performance/loop-monitor.js';
 
 // GET /_emulator/metrics and POST /_emulator/metrics/reset: the figures `npm run bench` reads.
 // Values depend on the machine, so only their presence, types and window semantics are checked.
@@ -66,7 +65,7 @@ test('metrics are part of the control API: a merchant key is refused', async () 
   }
 });
 
-// stall-probe.ts: the longest gap of the window, taken apart. The test blocks the emulator's
+// performance/loop-monitor.ts: the longest gap of the window, taken apart. The test blocks the emulator's
 // own event loop (it runs in this process) for at least 80 ms, first on the CPU, then asleep;
 // the gap is at least that long by construction, and where the time went is told apart.
 test('the largest stall is taken apart: running on the CPU, waiting for one, or off it (blocked)', async () => {
@@ -102,58 +101,77 @@ test('the largest stall is taken apart: running on the CPU, waiting for one, or 
   }
 });
 
-// A window opened at the end of a long block (the bench resets its window right after a load
-// phase) must not count that block: its first gap starts when it opened, as the delay
-// histogram's does after reset(). Checked on the probe itself: over HTTP the timer's tick always
-// runs between the block and the reset handler, so the case cannot be staged there.
-test('a stall window counts only gaps that begin after it opened', async () => {
-  const earlier = openStallWindow();
-  const waitFor = async (done: () => boolean) => {
-    while (!done()) await new Promise((ok) => setTimeout(ok, 5));
-  };
-  await waitFor(() => earlier.largest !== null); // the timer ticks
-  const until = performance.now() + 60;
-  while (performance.now() < until);
-  const later = openStallWindow(); // in the same turn as the block, before any tick
-  await waitFor(() => later.largest !== null && earlier.largest!.ms >= 60);
-  assert.ok(earlier.span[0] < later.opened.at, 'the earlier window saw the block');
-  assert.ok(later.span[0] >= later.opened.at, `later window's largest gap ${JSON.stringify(later.span)} began before it opened at ${later.opened.at}`);
+// Each emulator has its own LoopMonitor (a field of its Services): a reset of one is not the
+// other's, as it was when one module-level probe fed every window.
+test('two emulators in one process keep separate metrics windows', async () => {
+  const a = await startTestEmulator();
+  const b = await startTestEmulator();
+  try {
+    assert.notEqual(a.services.monitor, b.services.monitor);
+    const before = (await b.request('GET', '/_emulator/metrics', { key: null })).json.data.since;
+    await new Promise((ok) => setTimeout(ok, 2)); // a reset now has a later `since`
+    const reset = await a.request('POST', '/_emulator/metrics/reset', { key: null });
+    assert.ok(Date.parse(reset.json.data.since) > Date.parse(before));
+    assert.equal((await b.request('GET', '/_emulator/metrics', { key: null })).json.data.since, before);
+  } finally {
+    await a.stop();
+    await b.stop();
+  }
 });
 
-// activity.ts: with no request, scheduled work or compaction for a while, the probes sleep (an
-// idle emulator used 2.3% of a CPU, 93% of it their 10 ms timers); the next activity wakes them,
-// and the time asleep is no stall. Signals, not waits: the test hears the probes sleep and wake.
+const until = async (done: () => boolean) => {
+  while (!done()) await new Promise((ok) => setTimeout(ok, 5));
+};
+const block = (ms: number) => {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+};
+
+// A window reset at the end of a long block (the bench resets its window right after a load
+// phase) must not count that block: its first gap starts when it opened, as the delay
+// histogram's does after reset(). Checked on the monitor itself: over HTTP the timer's tick
+// always runs between the block and the reset handler, so the case cannot be staged there.
+test('a stall window counts only gaps that begin after it opened', async () => {
+  const m = new LoopMonitor();
+  m.start();
+  try {
+    await until(() => m.largest !== null); // the timer ticks
+    block(60);
+    m.reset(); // in the same turn as the block, before any tick
+    await until(() => m.largest !== null);
+    assert.ok(m.span[0] >= m.opened.at, `the window's largest gap ${JSON.stringify(m.span)} began before it opened at ${m.opened.at}`);
+  } finally {
+    m.stop();
+  }
+});
+
+// With no request, scheduled work or compaction for a while, the probes sleep (an idle emulator
+// used 2.3% of a CPU, 93% of it their 10 ms timers); the next activity wakes them, and the time
+// asleep is no stall. Signals, not waits: the test sees the probes stop and start.
 test('idle, the event-loop probes sleep; the next activity wakes them, and the time asleep is no stall', async () => {
   const emu = await startTestEmulator();
-  const states: boolean[] = [];
-  const off = onProbeState((running) => states.push(running));
+  const m = emu.services.monitor;
   try {
-    setProbeIdleMs(50);
-    const w = openStallWindow();
-    while (!states.includes(false)) await new Promise((ok) => setTimeout(ok, 5));
-    assert.equal(probesRunning(), false);
-    await new Promise((ok) => setTimeout(ok, 100)); // asleep for a while: longer than any gap after waking below
-    setProbeIdleMs(30_000);
-    let heard = false;
-    const offWake = onProbeState((running) => {
-      if (running) heard = true;
-    });
+    m.idleMs = 50;
+    m.reset(); // a fresh window: its gaps before the sleep are short, the block below is the largest
+    await until(() => !m.running);
+    await new Promise((ok) => setTimeout(ok, 100)); // asleep for a while
+    m.idleMs = 30_000;
     const wokeAt = performance.now();
-    noteActivity();
-    offWake();
-    assert.equal(probesRunning(), true);
-    assert.ok(heard, 'the listeners heard the probes wake');
+    m.noteActivity();
+    assert.equal(m.running, true);
     // A block right after waking is caught, and measured from the wake, not from the sleep.
-    const until = performance.now() + 60;
-    while (performance.now() < until);
-    while (!(w.largest && w.largest.ms >= 60 && w.span[0] >= wokeAt)) await new Promise((ok) => setTimeout(ok, 5));
-    assert.ok(w.span[0] >= wokeAt, `the largest gap ${JSON.stringify(w.span)} began before the probes woke at ${wokeAt}`);
+    block(150);
+    const blockEnd = performance.now();
+    await until(() => m.largest !== null && m.span[1] >= blockEnd);
+    assert.ok(m.largest!.ms >= 150, JSON.stringify(m.largest));
+    assert.ok(m.span[0] >= wokeAt, `the largest gap ${JSON.stringify(m.span)} began before the probes woke at ${wokeAt}`);
     // Over HTTP: a request wakes them too, and the delay histogram samples again after a reset.
-    setProbeIdleMs(50);
-    while (probesRunning()) await new Promise((ok) => setTimeout(ok, 5));
-    setProbeIdleMs(30_000);
+    m.idleMs = 50;
+    await until(() => !m.running);
+    m.idleMs = 30_000;
     assert.equal((await emu.request('POST', '/_emulator/metrics/reset', { key: null })).status, 200);
-    assert.equal(probesRunning(), true);
+    assert.equal(m.running, true);
     let data = (await emu.request('GET', '/_emulator/metrics', { key: null })).json.data;
     while (data.event_loop_delay_samples === 0) {
       await new Promise((ok) => setTimeout(ok, 5));
@@ -161,8 +179,6 @@ test('idle, the event-loop probes sleep; the next activity wakes them, and the t
     }
     assert.ok(data.event_loop_delay_samples > 0);
   } finally {
-    off();
-    setProbeIdleMs(30_000);
     await emu.stop();
   }
 });

@@ -142,7 +142,7 @@ test('--payout-delay 0 is accepted (a bare 0 needs no unit): payouts answer comp
   }
 });
 
-// process-heap.ts: the emulator's own process collects young garbage young (no allocation-site
+// performance/heap.ts: the emulator's own process collects young garbage young (no allocation-site
 // pretenuring), grows its heap by 30% at most, and on a single CPU marks on its main thread
 // (no concurrent marking); GET /_emulator/metrics says what it set. A node flag given on the
 // command line is the user's choice and is left alone.
@@ -178,7 +178,7 @@ test('the started emulator tunes its own heap and says so in its metrics; a node
   }
 });
 
-// helper-threads.ts: on one CPU the emulator's process gives the CPU to its event loop first:
+// performance/helper-threads.ts: on one CPU the emulator's process gives the CPU to its event loop first:
 // every thread but the main one (V8's GC helpers, libuv's pool) runs at nice 19. With more CPUs
 // it leaves them alone. `exec`'s command is the user's and starts at nice 0.
 const niceOf = (statLine: string) => Number(statLine.slice(statLine.lastIndexOf(')') + 2).split(' ')[16]);

@@ -2,12 +2,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NextFunction, Request, Response } from 'express';
 import { connect, type Socket } from 'node:net';
-import { oneHandlerPerTurn } from '../../emulator/http/request-turns.js';
+import { oneHandlerPerTurn } from '../../emulator/performance/request-turns.js';
 import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 // Parsed requests reach their handlers one per event-loop turn, so a timer (the webhook
 // engine's, compaction's, the loop monitor's) waits behind at most one handler, never behind
-// every connection's request at once (emulator/http/request-turns.ts).
+// every connection's request at once (emulator/performance/request-turns.ts).
 
 /** One check phase of the event loop: an immediate queued now runs in the next one. */
 const nextTurn = () => new Promise<void>((ok) => setImmediate(ok));

@@ -5,7 +5,7 @@
 
 export type CardOutcome = 'succeeds' | 'declined' | 'insufficient_funds';
 
-export interface TestCard {
+interface TestCard {
   number: string;
   brand: 'visa' | 'mastercard';
   outcome: CardOutcome;

@@ -1,6 +1,5 @@
 import { defineControl, type ControlRoute } from '../../control/route.js';
 import { fleetCardLedger, issueFleetCard, listFleetCards, setFleetCardStatus, topUpFleetCard } from './domain.js';
-import { FleetCardQuery, IssueFleetCard, SetFleetCardStatus, TopUpFleetCard } from '../../../contract/resources/fleet-cards.js';
 
 // Fleet-card issuance, status and top-ups are dashboard actions.
 

@@ -33,7 +33,7 @@ export interface FleetCardRecord extends StoredRecord {
   currency: 'USD' | 'LRD';
 }
 
-export interface FleetCardTransactionRecord extends StoredRecord, CardTransactionFields {
+interface FleetCardTransactionRecord extends StoredRecord, CardTransactionFields {
   id: string;
   card_id: string;
   /** `issue`: the balance a card was issued (or seeded) with, so balance == issues + top-ups − redemptions. */
@@ -47,7 +47,7 @@ export interface FleetCardTransactionRecord extends StoredRecord, CardTransactio
 const DAY_MS = 86_400_000;
 
 /** Start (ms, UTC) of the spend period that contains `now`. */
-export function periodStart(period: Period, now: number): number {
+function periodStart(period: Period, now: number): number {
   const d = new Date(now);
   const midnight = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
   if (period === 'daily') return midnight;

@@ -1,6 +1,5 @@
 import { defineControl, type ControlRoute } from '../../control/route.js';
 import { giftCardWalletLedger, issueGiftCardWallet, listGiftCardWallets, loadGiftCardWallet } from './domain.js';
-import { GiftCardWalletQuery, IssueGiftCardWallet, LoadGiftCardWallet } from '../../../contract/resources/gift-cards.js';
 
 // Gift-card issuance is a dashboard action (the merchant API only redeems).
 

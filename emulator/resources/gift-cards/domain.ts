@@ -26,7 +26,7 @@ export interface GiftCardWalletRecord extends StoredRecord {
   holder_phone?: string;
 }
 
-export interface GiftCardTransactionRecord extends StoredRecord, CardTransactionFields {
+interface GiftCardTransactionRecord extends StoredRecord, CardTransactionFields {
   id: string;
   wallet_id: string;
   type: 'issue' | 'load' | 'redemption';

@@ -1,6 +1,5 @@
 import { defineControl, type ControlRoute } from '../../control/route.js';
 import { approveCardMandate, approveWalletMandate } from './domain.js';
-import { CardDetails, WalletApproval } from '../../../contract/resources/mandates.js';
 
 // What the customer does on the approval pages, for the CLI and scripts: save a card on a
 // card mandate, or approve a wallet mandate with phone and PIN. Same functions as the pages.

@@ -43,7 +43,7 @@ export interface MandateRecord extends StoredRecord {
 }
 
 /** Composed when shown, so it follows the emulator's address across restarts. */
-export const mandateApprovalUrl = (services: Pick<Services, 'config'>, m: Pick<MandateRecord, 'id' | 'rail'>) =>
+const mandateApprovalUrl = (services: Pick<Services, 'config'>, m: Pick<MandateRecord, 'id' | 'rail'>) =>
   `${services.config.checkoutUrl}/${m.rail === 'card' ? 'mandate' : 'wallet-mandate'}/${m.id}`;
 
 export function toPublicMandate(services: Pick<Services, 'config'>, m: MandateRecord): MandatePublic {

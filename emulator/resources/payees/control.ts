@@ -1,6 +1,5 @@
 import { defineControl, type ControlRoute } from '../../control/route.js';
 import { addPayee, approvePayee, listPayees, revokePayee, setPayeeCaps } from './domain.js';
-import { AddPayee, ApprovePayee, PayeeListQuery, SetPayeeCaps } from '../../../contract/resources/payees.js';
 
 // The dashboard's payee actions (svc emulator payees …). Loopback only, never with a key.
 

@@ -26,7 +26,7 @@ export interface PayeeRecord extends StoredRecord {
   created_at: string;
 }
 
-export function toPublicPayee(p: PayeeRecord): Payee {
+function toPublicPayee(p: PayeeRecord): Payee {
   return {
     id: p.id,
     merchant_id: p.merchant_id,
@@ -58,7 +58,7 @@ export function listPayees(services: Pick<Services, 'store'>, merchantId: string
     .map(toPublicPayee);
 }
 
-export function getPayee(services: Pick<Services, 'store'>, id: string): PayeeRecord {
+function getPayee(services: Pick<Services, 'store'>, id: string): PayeeRecord {
   const payee = services.store.get(PAYEES, id);
   if (!payee) throw notFound('payee');
   return payee;

@@ -46,7 +46,7 @@ export function toPublicLink(link: LinkRecord, now: number): PaymentLink {
  * The spec's redirect rules: https:// without credentials; http://localhost only with a test
  * key. "localhost" means that host name exactly (any port and path).
  */
-export function checkRedirectUrl(raw: string, environment: Environment): void {
+function checkRedirectUrl(raw: string, environment: Environment): void {
   let url: URL;
   try {
     url = new URL(raw);

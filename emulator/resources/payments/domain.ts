@@ -58,7 +58,7 @@ export function toPublicPayment(p: PaymentRecord): Payment {
   };
 }
 
-export interface NewPayment {
+interface NewPayment {
   merchantId: string;
   environment: Environment;
   amount: number;

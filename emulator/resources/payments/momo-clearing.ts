@@ -13,7 +13,7 @@ import { applyOutcome, PAYMENTS, type PaymentRecord } from './domain.js';
 // the scheduler runs), so the page that took the payment, a restart, a reset or a restore need
 // do nothing for it. A clock advance clears it with the clock at its due time.
 
-export function isClearingMomo(payment: PaymentRecord): boolean {
+function isClearingMomo(payment: PaymentRecord): boolean {
   return payment.status === 'pending' && payment.payment_method === 'momo' && payment.payment_link_id !== null;
 }
 

@@ -1,6 +1,5 @@
 import { defineControl, type ControlRoute } from '../../control/route.js';
 import { providerState, queueOutcomes } from './domain.js';
-import { QueuePayoutOutcomes } from '../../../contract/resources/payouts.js';
 
 // The emulated payout provider: how long it takes (`--payout-delay`) and what it answers
 // (`--payout-outcome`), plus a queue of outcomes for the next payouts, so a test can make one

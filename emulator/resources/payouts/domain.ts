@@ -79,7 +79,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * What the payee has already been sent today (UTC day of the emulator clock): processing and
  * completed payouts count, failed ones do not (their money came back).
  */
-export function payeeDayTotal(services: Pick<Services, 'store'>, payeeId: string, day: string): number {
+function payeeDayTotal(services: Pick<Services, 'store'>, payeeId: string, day: string): number {
   let total = 0;
   for (const p of services.store.byIndex(PAYOUTS, 'by_payee', payeeId)) {
     if (p.status !== 'failed' && utcDay(p.initiated_at_ms) === day) total += p.amount_cents;
@@ -165,7 +165,7 @@ function settle(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, p
 }
 
 /** The provider's answer; a payout that is gone or already final is left alone. */
-export function resolvePayout(services: Pick<Services, 'store' | 'stamps'>, id: string): void {
+function resolvePayout(services: Pick<Services, 'store' | 'stamps'>, id: string): void {
   services.store.transaction((tx) => {
     const payout = services.store.get(PAYOUTS, id);
     if (payout?.status === 'processing') settle(services, tx, payout);

@@ -1,6 +1,5 @@
 import { defineControl, type ControlRoute } from '../../control/route.js';
 import { approvePayrollRun } from './domain.js';
-import { PayrollApproval } from '../../../contract/resources/payroll.js';
 
 // The owner's approval, for `svc payroll approve <run_id>`: the PIN is the authorization.
 

@@ -37,7 +37,7 @@ export interface PayrollRunRecord extends StoredRecord {
   completed_at: string | null;
 }
 
-export interface PayrollRunView {
+interface PayrollRunView {
   run: PayrollRunPublic;
   payments: PayrollLinePublic[];
   approval_url: string;
@@ -46,9 +46,9 @@ export interface PayrollRunView {
 const isoNow = (services: Pick<Services, 'clock'>) => isoMicros(services.clock.now());
 const sum = (lines: LineRecord[]) => lines.reduce((total, l) => total + l.amount_cents, 0);
 
-export const payrollApprovalUrl = (services: Pick<Services, 'config'>, runId: string) => `${services.config.checkoutUrl}/payroll-approval/${runId}`;
+const payrollApprovalUrl = (services: Pick<Services, 'config'>, runId: string) => `${services.config.checkoutUrl}/payroll-approval/${runId}`;
 
-export function toPublicRun(r: PayrollRunRecord): PayrollRunPublic {
+function toPublicRun(r: PayrollRunRecord): PayrollRunPublic {
   const paid = r.lines.filter((l) => l.status === 'paid');
   return {
     id: r.id,

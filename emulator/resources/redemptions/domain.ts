@@ -22,9 +22,9 @@ export function assertBalanceCovers(holder: string, balance: number, currency: C
  * `location_id` to the POS for reporting and says nothing of an override, so the body's value
  * is kept even with a station key.
  */
-export type LocationRule = 'station_overrides' | 'body';
+type LocationRule = 'station_overrides' | 'body';
 
-export function redemptionLocation(ctx: MerchantContext, bodyLocation: string | undefined, rule: LocationRule): string | null {
+function redemptionLocation(ctx: MerchantContext, bodyLocation: string | undefined, rule: LocationRule): string | null {
   if (rule === 'station_overrides' && ctx.key.station_location_id) return ctx.key.station_location_id;
   return bodyLocation ?? null;
 }

@@ -18,8 +18,8 @@ export const OTP_INBOX = collection<OtpRecord>()('otp_inbox', {
 });
 export const OTP_LOCKS = collection<OtpLockRecord>()('otp_locks');
 export const OTP_VALIDITY_S = 300;
-export const OTP_MAX_ATTEMPTS = 5;
-export const OTP_LOCK_MS = 15 * 60_000;
+const OTP_MAX_ATTEMPTS = 5;
+const OTP_LOCK_MS = 15 * 60_000;
 
 export interface OtpRecord extends StoredRecord {
   id: string;

@@ -16,7 +16,7 @@ import { addMoney } from '../../money.js';
 export const USERS = collection<UserRecord>()('users', { by_phone: (u) => normalizePhone(u.phone) });
 export const USER_WALLET_ENTRIES = collection<UserWalletEntryRecord>()('user_wallet_entries', { by_user: (e) => e.user_id });
 
-export type UserCurrency = 'USD' | 'LRD';
+type UserCurrency = 'USD' | 'LRD';
 
 export interface UserRecord extends StoredRecord {
   id: string;
@@ -28,7 +28,7 @@ export interface UserRecord extends StoredRecord {
   business?: boolean;
 }
 
-export interface UserWalletEntryRecord extends StoredRecord {
+interface UserWalletEntryRecord extends StoredRecord {
   id: string;
   user_id: string;
   environment: Environment;

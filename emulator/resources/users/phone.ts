@@ -3,7 +3,7 @@
 // effort (payroll lines, OTPs, wallet approvals): anything that does not normalize to E.164
 // simply matches no one.
 
-export const DEFAULT_COUNTRY_CODE = '231';
+const DEFAULT_COUNTRY_CODE = '231';
 
 /** E.164 (`+231770000201`), or undefined when the text is not a phone number. */
 export function normalizePhone(raw: string): string | undefined {

@@ -14,9 +14,9 @@ import { isoMicros } from '../../ids.js';
 
 export const PIN_ATTEMPTS = collection<PinAttemptRecord>()('pin_attempts');
 /** Wrong tries in a row before the PIN locks; the last one answers 423 PIN_LOCKED. */
-export const PIN_MAX_ATTEMPTS = 5;
+const PIN_MAX_ATTEMPTS = 5;
 /** How long a lock lasts, by the emulator's clock; the count starts again after it. */
-export const PIN_LOCK_MS = 15 * 60_000;
+const PIN_LOCK_MS = 15 * 60_000;
 
 interface PinAttemptRecord extends StoredRecord {
   id: string;

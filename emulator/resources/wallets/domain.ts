@@ -14,7 +14,7 @@ import { addMoney } from '../../money.js';
 export const WALLETS = collection<WalletRecord>()('wallets', { by_owner: (w) => w.merchant_id });
 export const WALLET_ENTRIES = collection<WalletEntryRecord>()('wallet_entries', { by_wallet: (e) => e.wallet_id });
 
-export interface WalletRecord extends StoredRecord {
+interface WalletRecord extends StoredRecord {
   id: string;
   merchant_id: string;
   environment: Environment;
@@ -22,7 +22,7 @@ export interface WalletRecord extends StoredRecord {
   balance: number;
 }
 
-export interface WalletEntryRecord extends StoredRecord {
+interface WalletEntryRecord extends StoredRecord {
   id: string;
   wallet_id: string;
   /** Positive for a credit, negative for a debit. */
@@ -34,17 +34,13 @@ export interface WalletEntryRecord extends StoredRecord {
   created_at: string;
 }
 
-export interface WalletScope {
+interface WalletScope {
   merchantId: string;
   environment: Environment;
   currency: string;
 }
 
 export const walletId = (s: WalletScope) => `${s.merchantId}:${s.environment}:${s.currency}`;
-
-export function balanceOf(services: Pick<Services, 'store'>, scope: WalletScope): number {
-  return services.store.get(WALLETS, walletId(scope))?.balance ?? 0;
-}
 
 /** All wallets of a merchant (or sub-merchant). */
 export function walletsOf(services: Pick<Services, 'store'>, merchantId: string): WalletRecord[] {

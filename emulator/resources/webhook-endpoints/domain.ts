@@ -24,7 +24,7 @@ export interface EndpointRecord extends StoredRecord {
   deleted_at?: string;
 }
 
-export const scopeKey = (merchantId: string, environment: string) => `${merchantId}:${environment}`;
+const scopeKey = (merchantId: string, environment: string) => `${merchantId}:${environment}`;
 
 export const toPublicEndpoint = (e: EndpointRecord): WebhookEndpoint => ({
   id: e.id,
@@ -74,12 +74,6 @@ export function createEndpoint(ctx: MerchantContext, input: z.infer<typeof Creat
 export function listEndpoints(ctx: MerchantContext) {
   const records = ctx.store.byIndex(WEBHOOK_ENDPOINTS, 'live_by_scope', scopeKey(ctx.merchant.id, ctx.environment));
   return { endpoints: records.map(toPublicEndpoint) };
-}
-
-export function getOwnEndpoint(ctx: MerchantContext, id: string): EndpointRecord {
-  const e = findOwn<EndpointRecord>(ctx, WEBHOOK_ENDPOINTS, id);
-  if (!e || e.deleted_at) throw notFound('webhook endpoint');
-  return e;
 }
 
 /**

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Env } from '../io.js';
+import { messageOf } from '../../../contract/errors.js';
 
 // The config file: named profiles in $XDG_CONFIG_HOME/svc/config.json (or
 // ~/.config/svc/config.json). It holds API keys, so the directory is 0700 and the file 0600,
@@ -23,7 +24,7 @@ export interface ConfigFile {
 
 export const PROFILE_FIELDS = ['api_key', 'base_url'] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
-export const DEFAULT_PROFILE = 'default';
+const DEFAULT_PROFILE = 'default';
 
 export function configDir(env: Env): string {
   // node:os only when HOME is unset (os.homedir() reads HOME first too): one built-in fewer at each start.
@@ -40,7 +41,7 @@ export function readConfig(env: Env): ConfigFile {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new UsageError(`${path} is not valid JSON (${(err as Error).message}); fix or delete it.`);
+    throw new UsageError(`${path} is not valid JSON (${messageOf(err)}); fix or delete it.`);
   }
   const file = parsed as Partial<ConfigFile>;
   if (!file || typeof file !== 'object' || (file.profiles !== undefined && typeof file.profiles !== 'object')) {

@@ -3,6 +3,7 @@ import { parseControlToken } from '../../../contract/network.js';
 import type { Env } from '../io.js';
 import { profileName, readConfig, type ConfigFile } from './file.js';
 import { defaultTestKey, discoverEmulator, discoveryPlaces, emulatorUrl, type DiscoveredEmulator } from './discover.js';
+import { messageOf } from '../../../contract/errors.js';
 
 // Where a command sends its requests, and with which key. Each value is taken from the first
 // source that has it: flag > environment (SVC_API_KEY, SVC_BASE_URL) > profile > an emulator
@@ -10,9 +11,9 @@ import { defaultTestKey, discoverEmulator, discoveryPlaces, emulatorUrl, type Di
 // values beat the environment's, so `--profile live` never sends its key to SVC_BASE_URL. The discovered emulator's key is used only when the base URL also
 // came from it, so a profile's live host never receives an emulator key (or the reverse).
 
-export type Source = 'flag' | 'env' | 'profile' | 'emulator';
+type Source = 'flag' | 'env' | 'profile' | 'emulator';
 
-export interface TargetFlags {
+interface TargetFlags {
   apiKey?: string;
   baseUrl?: string;
   profile?: string;
@@ -20,7 +21,7 @@ export interface TargetFlags {
   controlToken?: string;
 }
 
-export interface ResolveOptions {
+interface ResolveOptions {
   /** `svc login --profile new` creates the profile; every other command needs it to exist. */
   newProfile?: boolean;
   /** The command's environment (SVC_*, the config dir) and folder (emulator discovery). */
@@ -92,7 +93,7 @@ function envControlToken(env: Env): string | undefined {
   try {
     return parseControlToken(env.SVC_CONTROL_TOKEN);
   } catch (err) {
-    throw new UsageError(`SVC_CONTROL_TOKEN ${(err as Error).message}.`);
+    throw new UsageError(`SVC_CONTROL_TOKEN ${messageOf(err)}.`);
   }
 }
 

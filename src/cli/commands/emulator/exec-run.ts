@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants } from 'node:os';
-import { startEmulator, tuneHeapForLongRun, yieldCpuToEventLoop } from '../../../../emulator/index.js';
+import { startEmulator } from '../../../../emulator/index.js';
 import { SCOPES } from '../../../../contract/scopes.js';
 import type { CliIO } from '../../io.js';
 import type { ExecOptions } from './start.js';
@@ -28,11 +28,9 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO): Prom
   const dataDir = opts.dataDir ?? tempDir!;
   const cleanup = () => tempDir && rmSync(tempDir, { recursive: true, force: true });
   let emulator;
-  tuneHeapForLongRun();
-  await yieldCpuToEventLoop();
   try {
     // Request lines would interleave with the command's own output: exec keeps them off.
-    emulator = await startEmulator({ ...emulatorOptions(opts, io.env), dataDir, logRequests: false });
+    emulator = await startEmulator({ ...emulatorOptions(opts, io.env), dataDir, logRequests: false, ownsProcess: true });
   } catch (err) {
     cleanup();
     throw err;

@@ -1,8 +1,8 @@
 import chalk from 'chalk';
-import { consoleLogger, startEmulator, tuneHeapForLongRun, yieldCpuToEventLoop, type EmulatorOptions, type ReadyInfo } from '../../../../emulator/index.js';
+import { consoleLogger, startEmulator, type EmulatorOptions, type ReadyInfo } from '../../../../emulator/index.js';
 import type { CliIO, Env } from '../../io.js';
 import { UsageError } from '../../errors.js';
-import { parseAllowedHost, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
+import { parseAllowedHostList, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
 import { importWorld } from './world-file.js';
 import { readFaultFile } from './faults.js';
 import { checkedFixtures } from './fixtures.js';
@@ -31,7 +31,7 @@ export function emulatorOptions(opts: StartOptions, env: Env): EmulatorOptions {
     logRequests: !opts.quiet,
     logger: consoleLogger,
     fsync: opts.fsync,
-    allowedHosts: fromEnv(opts.allowHost, env, 'SVC_ALLOWED_HOSTS', (raw) => raw.split(',').map(parseAllowedHost)),
+    allowedHosts: fromEnv(opts.allowHost, env, 'SVC_ALLOWED_HOSTS', parseAllowedHostList),
     publicUrl: fromEnv(opts.publicUrl, env, 'SVC_PUBLIC_URL', parsePublicUrl),
     controlToken: fromEnv(opts.controlToken, env, 'SVC_CONTROL_TOKEN', parseControlToken),
     // Checked before anything starts: a bad file is exit 2 and no emulator, no lock.
@@ -54,10 +54,9 @@ export function emulatorOptions(opts: StartOptions, env: Env): EmulatorOptions {
  */
 export async function run(opts: StartOptions, io: CliIO): Promise<void> {
   const options = emulatorOptions(opts, io.env);
-  tuneHeapForLongRun();
-  await yieldCpuToEventLoop();
   const emulator = await startEmulator({
     ...options,
+    ownsProcess: true,
     // `svc emulator stop` (POST /_emulator/stop): the same path as a SIGTERM.
     onStopRequest: () => stop('stop requested'),
   });

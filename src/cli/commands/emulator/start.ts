@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { parseDuration, parseRateLimit } from '../../../../contract/formats.js';
-import { parseAllowedHost, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
+import { parseAllowedHost, parseAllowedHostList, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
 import { ioOf } from '../../io.js';
 import { choiceFlag, intFlag, wrapParser } from '../../parse.js';
 
@@ -28,10 +28,13 @@ export interface StartOptions {
   controlToken?: string;
 }
 
-/** --allow-host, repeatable; a comma-separated value (as SVC_ALLOWED_HOSTS holds) gives several. */
+/**
+ * --allow-host, repeatable; a comma-separated value (as SVC_ALLOWED_HOSTS holds) gives several.
+ * An empty value names nothing and is refused ("is empty").
+ */
 const allowHostFlag = (value: string, previous: string[] | undefined): string[] => [
   ...(previous ?? []),
-  ...value.split(',').map((name) => wrapParser(parseAllowedHost)(name)),
+  ...wrapParser((v: string) => (v.trim() === '' ? [parseAllowedHost(v)] : parseAllowedHostList(v)))(value),
 ];
 
 /** The options `start` and `exec` share: one emulator, configured the same way. */

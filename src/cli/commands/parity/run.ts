@@ -12,6 +12,7 @@ import { compareRuns } from '../../../parity/compare.js';
 import { checkLines, totals } from '../../../parity/report.js';
 import { accessSync, constants } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
+import { messageOf } from '../../../../contract/errors.js';
 
 // `svc parity record` and `check`: flags → the runner's options (refusing a live key before
 // anything is sent), then the recording written, or compared and reported.
@@ -108,7 +109,7 @@ async function play(p: Prepared, flags: SuiteFlags, out: Output): Promise<Record
     try {
       receiver = await WebhookReceiver.listen(p.webhook.port);
     } catch (err) {
-      throw new UsageError(`cannot listen for webhooks on 127.0.0.1:${p.webhook.port}: ${(err as Error).message}`);
+      throw new UsageError(`cannot listen for webhooks on 127.0.0.1:${p.webhook.port}: ${messageOf(err)}`);
     }
   }
   try {
@@ -146,7 +147,7 @@ export async function record(_a: string[], flags: SuiteFlags & { out: string }, 
     // A recording takes seconds: an --out that cannot be written is said before, not after.
     accessSync(dirname(file), constants.W_OK);
   } catch (err) {
-    throw new UsageError(`cannot write --out ${flags.out}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : (err as Error).message}.`);
+    throw new UsageError(`cannot write --out ${flags.out}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : messageOf(err)}.`);
   }
   const out = new Output(io, Boolean(flags.json));
   const scenarios = await play(p, flags, out);
@@ -170,7 +171,7 @@ export async function record(_a: string[], flags: SuiteFlags & { out: string }, 
   try {
     writeSnapshot(file, snapshot);
   } catch (err) {
-    throw new UsageError(`cannot write --out ${flags.out}: ${(err as Error).message}`);
+    throw new UsageError(`cannot write --out ${flags.out}: ${messageOf(err)}`);
   }
   const steps = scenarios.reduce((n, s) => n + s.steps.length, 0);
   const skipped = scenarios.filter((s) => s.skipped).map((s) => ({ scenario: s.name, reason: s.skipped! }));

@@ -1,18 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
+import { messageOf } from '../../../../contract/errors.js';
 
 // Payroll lines from a file. CSV: a header row naming the columns (external_ref, payee_phone,
 // amount_cents, optional label), RFC 4180 quoting. JSON: the whole request body or the array
 // of lines. The result is checked against the emulator's own zod schema before sending.
 
-export const MAX_FILE_LINES = 500;
+const MAX_FILE_LINES = 500;
 
 export function readPayrollFile(path: string, currency: string | undefined, note: string | undefined): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`--file: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`);
+    throw new UsageError(`--file: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? messageOf(err)}).`);
   }
   const body = /\.json$/i.test(path) || /^\s*[[{]/.test(text) ? fromJson(path, text) : { payments: fromCsv(path, text) };
   if (currency !== undefined) body.currency = currency;
@@ -26,7 +27,7 @@ function fromJson(path: string, text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`--file: ${path} is not valid JSON (${(err as Error).message}).`);
+    throw new UsageError(`--file: ${path} is not valid JSON (${messageOf(err)}).`);
   }
   if (Array.isArray(value)) return { payments: value };
   if (value && typeof value === 'object') return { ...(value as Record<string, unknown>) };
@@ -56,7 +57,7 @@ function fromCsv(path: string, text: string): Record<string, unknown>[] {
 }
 
 /** RFC 4180: commas, CRLF or LF, double quotes with "" escapes. */
-export function parseCsv(text: string): string[][] {
+function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = '';

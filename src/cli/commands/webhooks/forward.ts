@@ -1,10 +1,11 @@
 import { request } from 'undici';
 import { signPayload } from '../../../../contract/signature.js';
+import type { Output } from '../../output.js';
 
 // One forward of a webhook body to the developer's local URL: the raw bytes, the Svc-* headers,
 // signed with the given secret (listen) or passed through as received (live receiver).
 
-export interface ForwardResult {
+interface ForwardResult {
   status_code: number | null;
   latency_ms: number;
   error: string | null;
@@ -49,3 +50,15 @@ function forwardError(e: Error & { code?: string }): string {
 
 /** The delivery id listen gives a streamed event: stable, so a replay carries the same Svc-Delivery. */
 export const listenDeliveryId = (eventId: string) => `ldv_${eventId.replace(/^evt_/, '')}`;
+
+/** One line per forward: time, type, delivery id, target status, latency (or a JSON line). */
+export function printForward(out: Output, ids: { type: string; event_id: string; delivery_id: string }, r: ForwardResult): void {
+  const time = new Date().toISOString();
+  if (out.json) {
+    out.print(JSON.stringify({ time, ...ids, ...r }));
+    return;
+  }
+  const ok = r.status_code !== null && r.status_code >= 200 && r.status_code < 300;
+  const status = r.status_code === null ? out.c.red(`✗ ${r.error}`) : ok ? out.c.green(`→ ${r.status_code}`) : out.c.red(`→ ${r.status_code}`);
+  out.print(`${out.c.dim(time.slice(11, 19))}  ${ids.type.padEnd(22)} ${ids.delivery_id}  ${status}  ${out.c.dim(`${r.latency_ms} ms`)}`);
+}

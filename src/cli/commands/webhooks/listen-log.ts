@@ -7,7 +7,7 @@ import type { Env } from '../../io.js';
 // line per forward in the config dir (0600: bodies may hold customer data). It is trimmed to
 // the newest KEEP entries when it grows past twice that.
 
-export interface LoggedDelivery {
+interface LoggedDelivery {
   delivery_id: string;
   event_id: string;
   type: string;

@@ -1,9 +1,8 @@
 import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { CommonFlags } from '../../options.js';
-import type { Output } from '../../output.js';
 import { splitList } from '../../values.js';
-import { forward, listenDeliveryId, listenHeaders, type ForwardResult } from './forward.js';
+import { forward, listenDeliveryId, listenHeaders, printForward } from './forward.js';
 import { followStream } from './follow-stream.js';
 import { appendLog, logPath } from './listen-log.js';
 import { listenSecret } from './listen-secret.js';
@@ -70,18 +69,6 @@ export async function run(_a: string[], flags: ListenFlags, io: CliIO): Promise<
     },
   }, ready);
   out.status('stopped.');
-}
-
-/** One line per forward: time, type, delivery id, target status, latency (or a JSON line). */
-export function printForward(out: Output, ids: { type: string; event_id: string; delivery_id: string }, r: ForwardResult): void {
-  const time = new Date().toISOString();
-  if (out.json) {
-    out.print(JSON.stringify({ time, ...ids, ...r }));
-    return;
-  }
-  const ok = r.status_code !== null && r.status_code >= 200 && r.status_code < 300;
-  const status = r.status_code === null ? out.c.red(`✗ ${r.error}`) : ok ? out.c.green(`→ ${r.status_code}`) : out.c.red(`→ ${r.status_code}`);
-  out.print(`${out.c.dim(time.slice(11, 19))}  ${ids.type.padEnd(22)} ${ids.delivery_id}  ${status}  ${out.c.dim(`${r.latency_ms} ms`)}`);
 }
 
 /** --events checked against the service's own list of event types, before anything is sent. */

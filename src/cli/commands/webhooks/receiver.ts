@@ -4,10 +4,11 @@ import { verifySignature } from '../../../../contract/signature.js';
 import { UsageError } from '../../errors.js';
 import { Output } from '../../output.js';
 import { maskSecret } from '../../mask.js';
-import { forward } from './forward.js';
+import { forward, printForward } from './forward.js';
 import { appendLog } from './listen-log.js';
-import { printForward, type ListenFlags } from './listen.js';
+import type { ListenFlags } from './listen.js';
 import type { CliIO } from '../../io.js';
+import { messageOf } from '../../../../contract/errors.js';
 
 // `svc webhooks listen --port`: a live host has no stream, so the developer points a tunnel
 // at this local receiver. It verifies Svc-Signature with the endpoint's secret over the raw
@@ -55,11 +56,11 @@ export async function runReceiver(flags: ListenFlags & { forward: string }, io: 
       printForward(out, { type: eventType, event_id: '', delivery_id: deliveryId }, result);
     })().catch((err) => {
       if (!res.headersSent) res.writeHead(500).end();
-      out.status(`receiver error: ${(err as Error).message}`);
+      out.status(`receiver error: ${messageOf(err)}`);
     });
   });
   await new Promise<void>((ok, fail) => {
-    server.once('error', (err) => fail(new UsageError(`--port ${flags.port}: ${(err as Error).message}`)));
+    server.once('error', (err) => fail(new UsageError(`--port ${flags.port}: ${err.message}`)));
     server.listen(flags.port, flags.host, () => ok());
   });
   const { port } = server.address() as AddressInfo;

@@ -3,10 +3,9 @@ import { controlContext } from '../../control-context.js';
 import { EXIT, SilentExit, UsageError } from '../../errors.js';
 import type { CommonFlags } from '../../options.js';
 import { genericLines, Output } from '../../output.js';
-import { forward, listenHeaders } from './forward.js';
+import { forward, listenHeaders, printForward } from './forward.js';
 import { appendLog, findLogged, logPath } from './listen-log.js';
 import { listenSecret } from './listen-secret.js';
-import { printForward } from './listen.js';
 import type { CliIO } from '../../io.js';
 
 // `svc webhooks replay <id>`: send a delivery that `listen` captured to its target again

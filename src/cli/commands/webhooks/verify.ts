@@ -3,6 +3,7 @@ import { verifySignature } from '../../../../contract/signature.js';
 import { EXIT, SilentExit, UsageError } from '../../errors.js';
 import { Output } from '../../output.js';
 import type { CliIO, InStream } from '../../io.js';
+import { messageOf } from '../../../../contract/errors.js';
 
 // `svc webhooks verify`: offline, with the same function merchant servers import. The body
 // is read as raw bytes (a file or stdin), never re-encoded. Exit 0 valid, 1 invalid.
@@ -35,7 +36,7 @@ function readBodyFile(path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (err) {
-    throw new UsageError(`--body-file: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`);
+    throw new UsageError(`--body-file: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? messageOf(err)}).`);
   }
 }
 

@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 // A standalone emulator (`svc emulator start`, `exec`) is a long-lived process whose heap is
 // mostly its store: 100k payment pairs are ~400 MB of records that stay live for days, while
 // every request makes short-lived garbage. Three V8 defaults suit it badly (numbers: docs/
-// architecture.md, "Memory"):
+// performance.md, "Memory"):
 //
 // - Heap growing. V8 lets the old space reach ~2.5× the live data before it collects again
 //   (137 MB live after a full GC, 324 MB of old space, 458 MB RSS at 30k pairs). Growing by
@@ -30,8 +30,8 @@ import { setFlagsFromString } from 'node:v8';
 //   two or more CPUs the helpers can run beside the loop, and V8's default stays: turning it
 //   off there cost ~10% of req/s on 2 CPUs (the main thread does all the marking itself).
 //
-// Only processes the emulator owns call this: the testing API runs inside the merchant's own
-// test process, whose heap is not ours to tune. A flag given on the command line wins
+// Only an emulator that owns its process calls this (`ownsProcess`: `start`, `exec`): the
+// testing API runs inside the merchant's own test process, whose heap is not ours to tune. A flag given on the command line wins
 // (`node --heap-growing-percent=50 bin/svc.js …`, `node --allocation-site-pretenuring …`).
 const HEAP_GROWING_PERCENT = 30;
 
@@ -44,8 +44,6 @@ const TUNING: ReadonlyArray<{ name: string; flag: string; when?: () => boolean }
   { name: 'concurrent-marking', flag: '--no-concurrent-marking', when: onOneCpu },
 ];
 
-const applied: string[] = [];
-
 /** A V8 flag's name as given on a command line: `--no-foo_bar=1` → `foo-bar`. */
 const flagName = (arg: string) =>
   arg
@@ -53,15 +51,10 @@ const flagName = (arg: string) =>
     .split('=')[0]
     .replaceAll('_', '-');
 
-/** Sets the flags this process has not been given (`heapTuning()` lists them). */
-export function tuneHeapForLongRun(execArgv: readonly string[] = process.execArgv): void {
+/** Sets the flags this process has not been given; returns them (GET /_emulator/metrics reports them as `heap_tuning`). */
+export function tuneHeapForLongRun(execArgv: readonly string[] = process.execArgv): string[] {
   const given = new Set(execArgv.filter((a) => a.startsWith('--')).map(flagName));
-  for (const { name, flag, when } of TUNING) {
-    if (given.has(name) || applied.includes(flag) || (when && !when())) continue;
-    setFlagsFromString(flag);
-    applied.push(flag);
-  }
+  const applied = TUNING.filter(({ name, when }) => !given.has(name) && (!when || when())).map((t) => t.flag);
+  for (const flag of applied) setFlagsFromString(flag);
+  return applied;
 }
-
-/** The flags `tuneHeapForLongRun` set in this process (GET /_emulator/metrics reports them). */
-export const heapTuning = (): readonly string[] => applied;

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { setPriority } from 'node:os';
-import { onOneCpu } from './process-heap.js';
+import { onOneCpu } from './heap.js';
 
 // On a single CPU (`taskset`, a container's cpuset) the event loop shares that CPU with the
 // process's own helper threads: V8's four platform workers (parallel scavenge, concurrent
@@ -13,14 +13,15 @@ import { onOneCpu } from './process-heap.js';
 // CPU anyway. So the emulator's own process lowers every thread but the main one to nice 19
 // (Linux keeps a nice value per thread; raising one's own needs no privilege): the helpers run
 // in the gaps of the loop, and GC work the loop needs now (sweeping a page to allocate on) it
-// does itself. Numbers: docs/architecture.md, "Stalls on a small machine".
+// does itself. Numbers: docs/performance.md, "Stalls on a small machine".
 //
-// With two CPUs or more the helpers run beside the loop and nothing changes. Only processes the
-// emulator owns call this (`start`, `exec`): the testing API runs in the merchant's process.
+// With two CPUs or more the helpers run beside the loop and nothing changes. Only an emulator
+// that owns its process calls this (`ownsProcess`: `start`, `exec`): the testing API runs in
+// the merchant's process.
 // Children spawned later (`exec`'s command) are started by the main thread and keep its nice 0.
 
 /** The nice value given to every thread of the process but the main one. */
-export const HELPER_NICE = 19;
+const HELPER_NICE = 19;
 
 /** What was lowered: GET /_emulator/metrics reports it as `helper_threads`. */
 export interface HelperThreads {
@@ -28,20 +29,19 @@ export interface HelperThreads {
   threads: number;
 }
 
-let niced: HelperThreads | null = null;
-
 /**
- * On Linux with one CPU: lowers the process's other threads to nice 19 (once). libuv starts its
- * whole pool on its first piece of work, so one is queued first and its threads are listed too.
+ * On Linux with one CPU: lowers the process's other threads to nice 19, and says what it did
+ * (null: not on one CPU, or no /proc). libuv starts its whole pool on its first piece of work,
+ * so one is queued first and its threads are listed too.
  */
-export async function yieldCpuToEventLoop(): Promise<void> {
-  if (niced || process.platform !== 'linux' || !onOneCpu()) return;
+export async function yieldCpuToEventLoop(): Promise<HelperThreads | null> {
+  if (process.platform !== 'linux' || !onOneCpu()) return null;
   await access('.').catch(() => {});
   let entries: string[];
   try {
     entries = readdirSync('/proc/self/task');
   } catch {
-    return; // no /proc (a sandbox): leave the priorities as they are, and say so (null)
+    return null; // no /proc (a sandbox): leave the priorities as they are, and say so (null)
   }
   let threads = 0;
   for (const entry of entries) {
@@ -54,8 +54,5 @@ export async function yieldCpuToEventLoop(): Promise<void> {
       // The thread ended between the listing and the call: nothing to lower.
     }
   }
-  niced = { nice: HELPER_NICE, threads };
+  return { nice: HELPER_NICE, threads };
 }
-
-/** What `yieldCpuToEventLoop` did in this process (GET /_emulator/metrics), or null. */
-export const helperThreads = (): HelperThreads | null => niced;
