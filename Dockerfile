@@ -33,7 +33,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # bin/package.json makes bin/svc.js CommonJS.
-COPY bin/svc.js bin/chunks.js bin/package.json ./bin/
+COPY bin/svc.js bin/package.json ./bin/
 COPY fixtures ./fixtures
 # `svc` on the PATH (node follows the link, so bin/svc.js finds ../dist and ../package.json);
 # /data belongs to the unprivileged user before it becomes a volume, so a new named volume

@@ -14,9 +14,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   let cli;
   try {
-    cli = require('./chunks.js').load('fast.cjs');
+    cli = require('../dist/cli/fast.cjs');
   } catch (err) {
-    if (err && err.code === 'ENOENT' && String(err.path).includes('dist')) {
+    if (err && err.code === 'MODULE_NOT_FOUND' && String(err.message).startsWith("Cannot find module '../dist/cli/fast.cjs'")) {
       process.stderr.write('svc is not built yet: run `npm run build` in its folder.\n');
       process.exit(2);
     }

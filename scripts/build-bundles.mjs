@@ -133,7 +133,7 @@ async function toCommonJs(text, name, external) {
     define: usesMeta ? { 'import.meta.url': '__svc_import_meta_url' } : undefined,
     banner: usesMeta ? "const __svc_import_meta_url=require('node:url').pathToFileURL(__filename).href;" : undefined,
   });
-  // A CommonJS package (undici) is required too: only an ES module stays an import() (bin/chunks.js).
+  // A CommonJS package (undici) is required too: only an ES module stays an import() (@inquirer/prompts, loaded for a prompt only).
   const code = cjs.code.replace(/\bimport\((["'])(\.\/[\w.-]+\.cjs|node:[\w/]+|[\w@][\w@/.-]*)\1\)/g, (all, q, spec) =>
     CLI_ESM_ONLY.includes(spec) ? all : `Promise.resolve().then(()=>require(${q}${spec}${q}))`,
   );

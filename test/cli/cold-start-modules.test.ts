@@ -9,8 +9,7 @@ import { closed, svcBin } from '../helpers/svc-process.js';
 // What a cold `svc` loads (issue 28, fast starts): the built binary runs CommonJS only — bin/svc.js
 // and the CLI bundle's chunks in dist/cli (scripts/build-bundles.mjs) — and a command loads only
 // the code it runs. Node's own module debug log (NODE_DEBUG=module,esm) names every file and
-// built-in it loads, and bin/chunks.js's (NODE_DEBUG=svc) every chunk it runs, so this is read
-// from the real process, not from the bundle's layout.
+// built-in it loads, so this is read from the real process, not from the bundle's layout.
 
 const root = dirname(dirname(svcBin));
 
@@ -27,7 +26,7 @@ async function coldRun(args: string[]): Promise<Loaded> {
   const home = tempDir('svc-cold-');
   const child = spawn(process.execPath, [svcBin, ...args], {
     cwd: home,
-    env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, NODE_DEBUG: 'module,esm,svc' },
+    env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, NODE_DEBUG: 'module,esm' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
@@ -38,7 +37,7 @@ async function coldRun(args: string[]): Promise<Loaded> {
     const code = await closed(child);
     const lines = stderr.split('\n');
     return {
-      files: lines.flatMap((l) => /^MODULE \d+: load "([^"]+)" for module/.exec(l)?.[1] ?? /^SVC \d+: chunk (\S+) /.exec(l)?.[1] ?? []).map((f) => relative(root, f)),
+      files: lines.flatMap((l) => /^MODULE \d+: load "([^"]+)" for module/.exec(l)?.[1] ?? []).map((f) => relative(root, f)),
       builtins: lines.flatMap((l) => /^MODULE \d+: load built-in module (\S+)/.exec(l)?.[1] ?? []),
       esm: lines.filter((l) => /^ESM \d+:/.test(l)),
       stdout,
@@ -50,7 +49,7 @@ async function coldRun(args: string[]): Promise<Loaded> {
   }
 }
 
-const outsideBundle = (files: string[]) => files.filter((f) => !['bin/svc.js', 'bin/chunks.js', 'package.json'].includes(f) && !/^dist\/cli\/[\w-]+\.cjs$/.test(f));
+const outsideBundle = (files: string[]) => files.filter((f) => !['bin/svc.js', 'package.json'].includes(f) && !/^dist\/cli\/[\w-]+\.cjs$/.test(f));
 const chunksOf = (files: string[]) => files.filter((f) => f.startsWith('dist/cli/')).map((f) => f.slice('dist/cli/'.length).replace(/-[A-Z0-9]{8}\.cjs$/, '-….cjs'));
 /**
  * The chunks esbuild names after a module loaded with import() (a command's index.js, the module
