@@ -95,11 +95,12 @@ export class FixturesError extends Error {
  * startEmulator({ fixtures }) and `svc emulator fixtures validate` all read files through here
  * (emulator/server.ts reads them before it opens a data dir, so a refused file starts nothing
  * and locks nothing). Shape first (zod), then what the shape cannot say (fixtures-rules.ts).
+ * `read` gives the text of a file that is not on disk (the executable's bundled fixtures).
  */
-export function readFixtures(path: string): FixtureFile {
+export function readFixtures(path: string, read: () => string = () => readFileSync(path, 'utf8')): FixtureFile {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(read());
   } catch (err) {
     throw new FixturesError(path, [`cannot read the file: ${messageOf(err)}`]);
   }

@@ -2,9 +2,8 @@ import { readFixtures } from '../contract/fixtures.js';
 import { type RateLimitConfig } from '../contract/formats.js';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { prepareDataDir } from './data-dir.js';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { EmulatorClock, type ClockMode } from './clock.js';
 import { FileStore } from './store/file-store.js';
@@ -29,19 +28,11 @@ import { LoopMonitor } from './performance/loop-monitor.js';
 import { tuneHeapForLongRun } from './performance/heap.js';
 import { yieldCpuToEventLoop } from './performance/helper-threads.js';
 import { messageOf } from '../contract/errors.js';
+import { shippedText } from './assets.js';
 
 export const DEFAULT_PORT = 4242;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_DATA_DIR = '.svc';
-/** The fixtures shipped with the package, used when --fixtures is not given. */
-export const DEFAULT_FIXTURES = packageFile('fixtures/default.json');
-
-/** A file of this package, found from compiled (dist/emulator) or source (emulator) code. */
-export function packageFile(relative: string): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return join(dir, relative);
-}
 
 export interface EmulatorOptions {
   port?: number;
@@ -137,7 +128,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const door: NetworkDoor = networkDoor(options);
   // The fixtures too (contract/fixtures.ts, the check `svc emulator fixtures validate` runs),
   // whether or not this start seeds: a refused file throws naming each problem's JSON path.
-  const fixtureFile = readFixtures(options.fixtures ?? DEFAULT_FIXTURES);
+  const fixtureFile = options.fixtures ? readFixtures(options.fixtures) : readFixtures('fixtures/default.json (bundled)', () => shippedText('fixtures/default.json'));
   const dataDir = options.store === 'memory' ? null : resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   if (dataDir) prepareDataDir(dataDir);
   const monitor = new LoopMonitor(options.ownsProcess ? { heap: tuneHeapForLongRun(), helperThreads: await yieldCpuToEventLoop() } : undefined);

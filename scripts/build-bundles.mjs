@@ -39,9 +39,10 @@
 //   The JSON files packages require (mime-db's 150 KB database above all) become
 //   JSON.parse('…') of one string, which V8 parses faster than the same data as an object literal.
 import { build, transform } from 'esbuild';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isCommonJs } from './lib/module-kind.mjs';
+import { bundledLicenses } from './lib/licenses.mjs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 
 const root = join(dirname(new URL(import.meta.url).pathname), '..');
@@ -107,7 +108,7 @@ async function buildCli() {
   for (const file of esm.outputFiles) writeFileSync(file.path, await toCommonJs(file.text, basename(file.path), external));
   await buildFast(out, external);
   noSplitCommonJs('dist/cli', esm.metafile);
-  writeLicenses(out, esm.metafile);
+  writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), bundledLicenses(root, esm.metafile));
   // Every package the chunks require() must be a dependency with a CommonJS build.
   const requireFromRoot = createRequire(join(root, 'package.json'));
   const required = new Set(Object.values(esm.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external && !CLI_ESM_ONLY.includes(i.path) && !i.path.startsWith('node:')).map((i) => i.path)));
@@ -129,7 +130,7 @@ async function toCommonJs(text, name, external) {
     target: 'node20',
     minifyWhitespace: true,
     minifySyntax: true,
-    // emulator/server.ts finds the package root from its own file: dist/cli/ is under it too.
+    // emulator/assets.ts finds the package root from its own file: dist/cli/ is under it too.
     define: usesMeta ? { 'import.meta.url': '__svc_import_meta_url' } : undefined,
     banner: usesMeta ? "const __svc_import_meta_url=require('node:url').pathToFileURL(__filename).href;" : undefined,
   });
@@ -220,7 +221,7 @@ async function buildTesting() {
     banner: { js: "import{createRequire as __svcCreateRequire}from'node:module';const require=__svcCreateRequire(import.meta.url);" },
   });
   noSplitCommonJs('dist/testing', result.metafile);
-  writeLicenses(out, result.metafile);
+  writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), bundledLicenses(root, result.metafile));
   report('dist/testing', result.metafile);
 }
 
@@ -234,25 +235,6 @@ function noSplitCommonJs(name, metafile) {
       throw new Error(`${name}: ${relative(root, file)} is a chunk for ${o.entryPoint}, a CommonJS module loaded with import(): make it external`);
     }
   }
-}
-
-/**
- * The packages a bundle carries, with their licence texts (MIT and ISC ask that their notice
- * travels with every copy): <out>/THIRD-PARTY-LICENSES.txt.
- */
-function writeLicenses(out, metafile) {
-  const packages = new Map();
-  for (const input of Object.keys(metafile.inputs)) {
-    const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
-    if (m) packages.set(m[1], join(root, input.slice(0, m.index + m[0].length)));
-  }
-  const sections = [...packages].sort(([a], [b]) => a.localeCompare(b)).map(([name, dir]) => {
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    const file = readdirSync(dir).find((f) => /^licen[cs]e(\.(md|txt))?$/i.test(f));
-    if (!file) throw new Error(`${name} has no LICENSE file to ship with the bundle`);
-    return `${name}@${manifest.version} (${manifest.license})\n\n${readFileSync(join(dir, file), 'utf8').trim()}\n`;
-  });
-  writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), `Packages bundled into the files of this folder:\n\n${sections.join(`\n${'-'.repeat(72)}\n\n`)}`);
 }
 
 function report(name, metafile) {

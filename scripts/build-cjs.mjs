@@ -42,7 +42,7 @@ const result = await build({
   // import() becomes require(): jest's CommonJS mode runs modules in a vm without a dynamic
   // import hook, and the client loads node:http and undici that way.
   supported: { 'dynamic-import': false },
-  // The one import.meta use (emulator/server.ts packageFile: the package root, for the bundled
+  // The one import.meta use (emulator/assets.ts packageFile: the package root, for the bundled
   // fixtures) gets this file's URL; dist/cjs/ is under the same root as dist/emulator/.
   define: { 'import.meta.url': '__svc_import_meta_url' },
   banner: { js: "const __svc_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 import { parseControlToken, parsePublicUrl } from '../../contract/network.js';
 import { createNetnsPair, netnsUnavailable } from '../../bench/lib/netns.js';
 import { readDockerfile } from './dockerfile.js';

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { report, runProperty } from './harness.js';
 import { answerKind, idKind, IdPool } from './id-pool.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Router } from 'express';
 import { request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 import { allControlRoutes, controlRouter } from '../../emulator/control/router.js';
 import { defineControl } from '../../emulator/control/route.js';
 import { openApiPath } from '../../emulator/openapi/document.js';

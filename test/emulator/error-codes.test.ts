@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 import { ERROR_STATUS } from '../../emulator/errors.js';
 import { allRoutes } from '../../emulator/registry.js';
 

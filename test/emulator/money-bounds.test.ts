@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { idem, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
 import { merchantBalance, userBalance } from '../helpers/balances.js';
 import { runSvc } from '../helpers/svc-process.js';
-import { DEFAULT_FIXTURES } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 
 // Every balance stays a safe integer: a change that would pass Number.MAX_SAFE_INTEGER gets
 // 422 and changes nothing (never a silently rounded balance), and fixtures are held to the
@@ -15,7 +15,7 @@ const MAX = Number.MAX_SAFE_INTEGER;
 const NEAR = MAX - 100;
 
 function fixturesWith(edit: (f: any) => void): string {
-  const f = JSON.parse(readFileSync(DEFAULT_FIXTURES, 'utf8'));
+  const f = JSON.parse(readFileSync(packageFile('fixtures/default.json'), 'utf8'));
   edit(f);
   const path = join(fixtureDir, `fixtures-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(path, JSON.stringify(f));

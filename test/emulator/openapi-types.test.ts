@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { idem, KEYS, recordResponses, startTestEmulator, type ResponseRecorder, type TestEmulator } from '../helpers/emulator.js';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 import { allRoutes } from '../../emulator/registry.js';
 import { openApiPath } from '../../emulator/openapi/document.js';
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 
 // Runs the built `svc` binary as a real child process, the way a user or a CI script does.
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 import { fixturesJsonSchemaText } from '../../emulator/fixtures-schema.js';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 
 // One headless Debian Chromium per test file (started once, reused by every test in it), with
 // the flags the issue names. `launch` gives each browser a fresh temporary profile, and every

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 import { KEYS, tempDir } from '../helpers/emulator.js';
 import { svcProcesses } from '../helpers/svc-process.js';
 import { runBinary } from '../cli/run-binary.js';

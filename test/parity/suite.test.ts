@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ROUTES } from '../../contract/routes.js';
-import { DEFAULT_FIXTURES } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 import { SUITE } from '../../src/parity/scenarios/index.js';
 import { routeOfStep } from '../../src/parity/runner.js';
 import { isDeliveries } from '../../src/parity/types.js';
@@ -32,7 +32,7 @@ test('the suite exercises every route of the contract, and names no path outside
 });
 
 test("the emulator defaults name the bundled fixtures' keys and objects", () => {
-  const fixtures = JSON.parse(readFileSync(DEFAULT_FIXTURES, 'utf8'));
+  const fixtures = JSON.parse(readFileSync(packageFile('fixtures/default.json'), 'utf8'));
   const [acme, globex] = fixtures.merchants;
   const key = (m: { keys: { key: string; scopes: unknown; environment: string }[] }, k: string) => m.keys.find((x) => x.key === k);
   assert.equal(key(globex, EMULATOR_KEYS.other)?.environment, 'test');

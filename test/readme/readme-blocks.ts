@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 
 // The README's fenced blocks, as a reader sees them: the language after the fence (`sh`, `ts`,
 // `js`, `json`, `yaml`, or none), the text, where it is (line, section) and, when the line right

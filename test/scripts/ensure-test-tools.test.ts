@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 import { tempDir } from '../helpers/emulator.js';
 
 // scripts/ensure-test-tools.mjs (run by `npm test`) against a stand-in apt-get on PATH, which

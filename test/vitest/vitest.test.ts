@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 
 // The testing API must work under vitest as well as node:test: this runs the vitest suite in
 // test/vitest (emulator.spec.mjs, named: this file must not be collected by vitest itself)

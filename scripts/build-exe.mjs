@@ -1,0 +1,126 @@
+// `npm run build:exe` (runs after `npm run build`): dist/exe/svc-<platform>-<arch> (.exe on
+// Windows), svc as one file that needs no Node installed, made with Node's single executable
+// applications. Node's docs, step by step:
+//
+//   1. one CommonJS script: esbuild bundles bin/svc.js, the package's own entry, with everything
+//      it reaches: the CLI and the emulator from tsc's output (dist/src, dist/emulator,
+//      dist/contract) and every dependency, the prompts' ES modules included. The executable's
+//      require() loads built-in modules only, and its code cache (step 2) rules out import(), so
+//      the bundle has neither a require of a package nor an import() (checked below);
+//   2. a blob: `node --experimental-sea-config` over dist/exe/build/sea-config.json, holding the
+//      script, a V8 code cache of it (useCodeCache: `svc --help` costs 2.1× `node -e 0` without
+//      one, 1.4× with it), the files the code reads (emulator/assets.ts SHIPPED_FILES: the
+//      default fixtures), the licences, and the experimental warning turned off;
+//   3. a copy of this node, its debug symbols stripped on Linux (99 -> 86 MB; `strip` from
+//      binutils, skipped with a note where it is missing), its signature removed on macOS;
+//   4. the blob injected into the copy with postject, and on macOS an ad-hoc signature
+//      (`codesign --sign -`), without which Apple silicon refuses to run it.
+//
+// The blob carries a code cache that only the node that made it can use, so the executable is
+// always this node with this blob: build on each platform and architecture you ship
+// (.github/workflows/release.yml does, on one runner each). The dashboard, the checkout pages and
+// both OpenAPI documents are made by the code itself (emulator/dashboard, emulator/pages,
+// emulator/openapi), so they come with the bundle.
+import { build } from 'esbuild';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { bundledLicenses, LICENSE_RULE } from './lib/licenses.mjs';
+
+const root = join(dirname(new URL(import.meta.url).pathname), '..');
+const out = join(root, 'dist', 'exe');
+const work = join(out, 'build');
+const { SHIPPED_FILES } = await import('../dist/emulator/assets.js').catch(() => {
+  throw new Error('dist/ is not built: run `npm run build` first (npm run build:exe does)');
+});
+const { inject } = createRequire(import.meta.url)('postject');
+
+/** Node's names for its own downloads: linux, darwin, win. */
+const PLATFORM = { linux: 'linux', darwin: 'darwin', win32: 'win' }[process.platform];
+if (!PLATFORM) throw new Error(`no single executable for ${process.platform}`);
+const EXE_NAME = `svc-${PLATFORM}-${process.arch}${process.platform === 'win32' ? '.exe' : ''}`;
+/** The fuse Node's binary carries and postject flips (Node's docs give it as is). */
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+/** bin/svc.js requires the CLI's CommonJS chunk; the executable bundles tsc's ES module output instead, whole. */
+const cliFromSource = {
+  name: 'cli-from-source',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/dist\/cli\/fast\.cjs$/ }, () => ({ path: join(root, 'dist', 'src', 'cli', 'fast-main.js') }));
+  },
+};
+
+async function bundle() {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [join(root, 'bin', 'svc.js')],
+    outfile: join(work, 'svc.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    metafile: true,
+    // import() of a bundled module or a built-in becomes a require() (the code cache forbids import()).
+    supported: { 'dynamic-import': false },
+    // emulator/assets.ts packageFile, never called in the executable (assets.ts asks node:sea first).
+    define: { 'import.meta.url': '__svc_import_meta_url' },
+    banner: { js: "const __svc_import_meta_url=require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [cliFromSource],
+  });
+  const external = Object.values(result.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external && !i.path.startsWith('node:') && !isBuiltin(i.path)).map((i) => i.path));
+  if (external.length > 0) throw new Error(`the executable's bundle requires ${external.join(', ')}: its require() loads built-in modules only`);
+  if (/\bimport\(/.test(readFileSync(join(work, 'svc.cjs'), 'utf8'))) throw new Error('the executable\'s bundle keeps an import(), which its code cache does not allow');
+  return result.metafile;
+}
+
+/** Node's own LICENSE (the executable is a copy of node): beside the binary, one folder up, or Debian's doc folder. */
+function nodeLicense() {
+  const bin = dirname(process.execPath);
+  const candidates = [join(bin, 'LICENSE'), join(bin, '..', 'LICENSE'), '/usr/share/doc/nodejs/LICENSE'];
+  const found = candidates.find((f) => existsSync(f));
+  if (!found) throw new Error(`node's LICENSE must travel with the executable, and none was found: ${candidates.join(', ')}`);
+  return `Node.js ${process.version} (MIT; the licences of what it includes follow its own)\n\n${readFileSync(found, 'utf8').trim()}\n`;
+}
+
+function run(command, args) {
+  const r = spawnSync(command, args, { encoding: 'utf8' });
+  if (r.error || r.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${r.error?.message ?? r.stderr}`);
+}
+
+const started = performance.now();
+rmSync(out, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+const metafile = await bundle();
+const licenses = join(out, 'THIRD-PARTY-LICENSES.txt');
+writeFileSync(licenses, `${nodeLicense()}${LICENSE_RULE}${bundledLicenses(root, metafile, `Packages bundled into ${EXE_NAME}:`)}`);
+
+const config = join(work, 'sea-config.json');
+const blob = join(work, 'sea.blob');
+const assets = Object.fromEntries([...SHIPPED_FILES.map((f) => [f, join(root, f)]), ['THIRD-PARTY-LICENSES.txt', licenses]]);
+writeFileSync(config, JSON.stringify({ main: join(work, 'svc.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }, null, 2));
+run(process.execPath, ['--experimental-sea-config', config]);
+
+const exe = join(out, EXE_NAME);
+copyFileSync(process.execPath, exe);
+chmodSync(exe, 0o755);
+if (process.platform === 'linux') {
+  if (spawnSync('strip', ['--version']).status === 0) run('strip', ['--strip-all', exe]);
+  else console.log('build:exe: no `strip` (binutils) here: the executable keeps node\'s debug symbols (~13 MB more)');
+}
+if (process.platform === 'darwin') run('codesign', ['--remove-signature', exe]);
+// postject's ELF reader warns about node's note sections on stderr; only a thrown error matters.
+await inject(exe, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE, machoSegmentName: process.platform === 'darwin' ? 'NODE_SEA' : undefined });
+if (process.platform === 'darwin') run('codesign', ['--sign', '-', exe]);
+
+// The file must answer like the package does before anyone gets it.
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+const said = execFileSync(exe, ['--version'], { encoding: 'utf8' }).trim();
+if (said !== version) throw new Error(`${relative(root, exe)} --version said ${JSON.stringify(said)}, not ${version}`);
+rmSync(work, { recursive: true, force: true });
+const mb = (statSync(exe).size / 1e6).toFixed(1);
+console.log(`${relative(root, exe)}: ${mb} MB (node ${process.version}), built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
