@@ -13,6 +13,7 @@ import { testing } from './scenarios/testing.js';
 import { remote } from './scenarios/remote.js';
 import { requestLog } from './scenarios/request-log.js';
 import { parity } from './scenarios/parity.js';
+import { exe } from './scenarios/exe.js';
 
 // `npm run bench`: builds, then measures everything in one run on this machine and prints
 // ONE table on stdout (progress goes to stderr). Not a test: nothing here asserts; targets
@@ -28,6 +29,7 @@ import { parity } from './scenarios/parity.js';
 //                             longrun.ts: 100k create+simulate pairs, kill -9, compaction, retention
 //                             remote.ts: GET/POST from another host (network namespaces, root) vs loopback
 //                             parity.ts: the whole parity suite (svc parity check) against the emulator
+//                             exe.ts: the single executable (built here) beside the npm package
 //   bench/subjects/<name>.ts  servers under test, started and ready (`Subject`): the loads to
 //                             drive against them and the rows they report (start-up, stalls)
 //   bench/servers/*.ts        the reference servers (bare express 5; express 5 + zod)
@@ -52,7 +54,7 @@ import { parity } from './scenarios/parity.js';
 
 // BENCH_ONLY=<name>[,<name>] runs only those scenarios (their targets alone are judged).
 const ONLY = process.env.BENCH_ONLY?.split(',').map((n) => n.trim()).filter(Boolean);
-const SCENARIOS: Scenario[] = [api, remote, requestLog, webhooks, cli, testing, parity, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
+const SCENARIOS: Scenario[] = [api, remote, requestLog, webhooks, cli, exe, testing, parity, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -32,7 +32,7 @@
 // - The testing entry is imported by every test file that starts an emulator: loading express's
 //   and zod's hundred-odd files one by one through the ES module loader cost more than all the
 //   emulator's own code, so they are bundled with it. Two parts of them can never run in the
-//   emulator and would only be parsed at every import, so they are left out (testingTrims):
+//   emulator and would only be parsed at every import, so they are left out (lib/trims.mjs):
 //   zod's 40 translations of its messages (the emulator's are English: zod's default) and
 //   iconv-lite's tables for Chinese, Japanese and Korean encodings (body-parser decodes only
 //   the charsets its parsers accept first: utf-* for JSON, utf-8 and iso-8859-1 for forms).
@@ -43,6 +43,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createRequire } from 'node:module';
 import { isCommonJs } from './lib/module-kind.mjs';
 import { bundledLicenses } from './lib/licenses.mjs';
+import { emulatorTrims } from './lib/trims.mjs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 
 const root = join(dirname(new URL(import.meta.url).pathname), '..');
@@ -179,30 +180,6 @@ async function buildFast(out, external) {
   report('dist/cli/fast', fast.metafile);
 }
 
-/** See the header: what the testing bundle leaves out of its dependencies, and why it may. */
-const testingTrims = {
-  name: 'testing-trims',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => {
-      if (!readFileSync(args.path, 'utf8').includes('export { default as en } from "./en.js";')) throw new Error(`${relative(root, args.path)}: zod's English locale moved; update build-bundles.mjs`);
-      return { contents: 'export { default as en } from "./en.js";', loader: 'js' };
-    });
-    b.onLoad({ filter: /[\\/]iconv-lite[\\/]encodings[\\/]tables[\\/][\w-]+\.json$/ }, (args) => ({
-      contents: `throw new Error(${JSON.stringify(`svc-toolkit/testing does not bundle iconv-lite's ${basename(args.path)}: body-parser refuses that charset before decoding`)});`,
-      loader: 'js',
-    }));
-    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.json$/ }, (args) => {
-      const data = JSON.stringify(JSON.parse(readFileSync(args.path, 'utf8')));
-      return { contents: `module.exports = JSON.parse(${JSON.stringify(data)});`, loader: 'js' };
-    });
-    // No code of ours may reach for another language.
-    b.onLoad({ filter: /[\\/]dist[\\/](src|emulator|contract)[\\/].*\.js$/ }, (args) => {
-      if (/\blocales\b/.test(readFileSync(args.path, 'utf8'))) throw new Error(`${relative(root, args.path)} uses zod's locales, which dist/testing leaves out`);
-      return undefined;
-    });
-  },
-};
-
 async function buildTesting() {
   const out = join(dist, 'testing');
   rmSync(out, { recursive: true, force: true });
@@ -216,7 +193,7 @@ async function buildTesting() {
     // undici is imported on the first webhook attempt only; bundled, it would be a chunk whose
     // namespace holds only `default` (esbuild's split CommonJS module), not Agent.
     external: ['undici'],
-    plugins: [testingTrims],
+    plugins: [emulatorTrims(root, 'svc-toolkit/testing')],
     // Bundled CommonJS packages (express and its dependencies) require built-ins.
     banner: { js: "import{createRequire as __svcCreateRequire}from'node:module';const require=__svcCreateRequire(import.meta.url);" },
   });

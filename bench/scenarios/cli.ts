@@ -27,16 +27,16 @@ import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
 const ROUNDS = Number(process.env.BENCH_CLI_ROUNDS ?? 20);
 const KEY = 'svc_test_acme0all0scopes0000000000001';
 
-function timeRun(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; ok: boolean }> {
+function timeRun(command: string, args: string[], cwd: string): Promise<{ ms: number; ok: boolean }> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'ignore', 'ignore'] });
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'ignore'] });
     child.once('close', (code) => resolve({ ms: performance.now() - started, ok: code === 0 }));
     child.once('error', () => resolve({ ms: performance.now() - started, ok: false }));
   });
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+export const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 function ratioTarget(row: string, limit: number, name: string): Target {
   return {
@@ -67,56 +67,89 @@ request(${JSON.stringify(url)}, { headers, agent: false }, (res) => {
 }).end();`;
 }
 
+/** A command line timed from spawn to exit: `command` (default: this node) with `args`. */
+export interface ColdStart {
+  id: string;
+  label: string;
+  command?: string;
+  args: string[];
+}
+
+/** An emulator (bin/svc.js, its own data dir) holding one link, for `links get`. */
+export async function emulatorWithLink(ctx: BenchContext, tag: string): Promise<{ base: string; linkId: string; stop(): Promise<void> }> {
+  const dataDir = join(ctx.tmpDir, `${tag}-emulator`);
+  mkdirSync(dataDir, { recursive: true });
+  ctx.log(`${tag}: starting an emulator for \`links get\``);
+  const bin = join(ctx.root, 'bin', 'svc.js');
+  const emulator = await startChild<{ base_url: string }>(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--json', '--quiet', '--rate-limit', 'off', '--data-dir', dataDir], ctx.root);
+  try {
+    const base = emulator.info.base_url;
+    const created = await fetch(`${base}/v1/api/payment-links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'x-idempotency-key': `bench-${tag}-${Date.now()}` },
+      body: JSON.stringify({ title: 'bench', amount: 1200 }),
+    });
+    return { base, linkId: ((await created.json()) as { data: { id: string } }).data.id, stop: () => emulator.stop() };
+  } catch (err) {
+    await emulator.stop();
+    throw err;
+  }
+}
+
+/** `svc links get <id> --json` against the emulator. */
+export const linksGet = (base: string, linkId: string) => ['links', 'get', linkId, '--json', '--base-url', base, '--api-key', KEY];
+
+/**
+ * Times every subject ROUNDS times, interleaved round by round (one warm-up run each first), and
+ * returns a row per subject with its median as a multiple of the `baseline` subject's.
+ */
+export async function measureColdStarts(ctx: BenchContext, tag: string, subjects: ColdStart[], baseline: string): Promise<Row[]> {
+  const times = new Map(subjects.map((s) => [s.id, [] as number[]]));
+  const errors = new Map(subjects.map((s) => [s.id, 0]));
+  ctx.log(`${tag}: ${ROUNDS} interleaved rounds of ${subjects.length} cold starts`);
+  for (const s of subjects) await timeRun(s.command ?? process.execPath, s.args, ctx.root); // warm the file cache
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const s of subjects) {
+      const r = await timeRun(s.command ?? process.execPath, s.args, ctx.root);
+      times.get(s.id)!.push(r.ms);
+      if (!r.ok) errors.set(s.id, errors.get(s.id)! + 1);
+    }
+  }
+  const baseP50 = pct([...times.get(baseline)!].sort((a, b) => a - b), 50);
+  return subjects.map((s) => {
+    const sorted = [...times.get(s.id)!].sort((a, b) => a - b);
+    const p50 = pct(sorted, 50);
+    return {
+      id: s.id,
+      label: s.label,
+      p50Ms: p50,
+      p99Ms: pct(sorted, 99),
+      maxMs: sorted[sorted.length - 1],
+      errors: errors.get(s.id),
+      note: `${ROUNDS} cold starts${s.id === baseline ? '' : `, ${(p50 / baseP50).toFixed(2)}× node -e 0`}${errors.get(s.id) ? `, ${errors.get(s.id)} non-zero exits` : ''}`,
+    };
+  });
+}
+
 export const cli: Scenario = {
   name: 'cli',
   targets: [ratioTarget('cli.version', 1.5, '--version'), ratioTarget('cli.help', 1.15, '--help'), ratioTarget('cli.links-get', 1.25, 'links get --json')],
   async run(ctx: BenchContext): Promise<Row[]> {
-    const dataDir = join(ctx.tmpDir, 'cli-emulator');
-    mkdirSync(dataDir, { recursive: true });
-    ctx.log('cli: starting an emulator for `links get`');
     const bin = join(ctx.root, 'bin', 'svc.js');
-    const emulator = await startChild<{ base_url: string }>(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--json', '--quiet', '--rate-limit', 'off', '--data-dir', dataDir], ctx.root);
+    const emulator = await emulatorWithLink(ctx, 'cli');
     try {
-      const base = emulator.info.base_url;
-      const created = await fetch(`${base}/v1/api/payment-links`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'x-idempotency-key': `bench-cli-${Date.now()}` },
-        body: JSON.stringify({ title: 'bench', amount: 1200 }),
-      });
-      const linkId = ((await created.json()) as { data: { id: string } }).data.id;
-      const env = process.env;
-      const subjects: { id: string; label: string; args: string[]; env?: NodeJS.ProcessEnv }[] = [
-        { id: 'cli.node', label: 'node -e 0 (baseline)', args: ['-e', '0'] },
-        { id: 'cli.version', label: 'svc --version', args: [bin, '--version'] },
-        { id: 'cli.help', label: 'svc --help', args: [bin, '--help'] },
-        { id: 'cli.links-get', label: 'svc links get <id> --json (emulator)', args: [bin, 'links', 'get', linkId, '--json', '--base-url', base, '--api-key', KEY] },
-        { id: 'cli.http-floor', label: 'reference: the same GET in `node -e`, no CLI', args: ['-e', httpFloor(`${base}/v1/api/payment-links/${linkId}`)] },
-      ];
-      const times = new Map(subjects.map((s) => [s.id, [] as number[]]));
-      const errors = new Map(subjects.map((s) => [s.id, 0]));
-      ctx.log(`cli: ${ROUNDS} interleaved rounds of ${subjects.length} cold starts`);
-      for (const s of subjects) await timeRun(process.execPath, s.args, ctx.root, s.env ?? env); // warm the file cache
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const s of subjects) {
-          const r = await timeRun(process.execPath, s.args, ctx.root, s.env ?? env);
-          times.get(s.id)!.push(r.ms);
-          if (!r.ok) errors.set(s.id, errors.get(s.id)! + 1);
-        }
-      }
-      const nodeP50 = pct([...times.get('cli.node')!].sort((a, b) => a - b), 50);
-      return subjects.map((s) => {
-        const sorted = [...times.get(s.id)!].sort((a, b) => a - b);
-        const p50 = pct(sorted, 50);
-        return {
-          id: s.id,
-          label: s.label,
-          p50Ms: p50,
-          p99Ms: pct(sorted, 99),
-          maxMs: sorted[sorted.length - 1],
-          errors: errors.get(s.id),
-          note: `${ROUNDS} cold starts${s.id === 'cli.node' ? '' : `, ${(p50 / nodeP50).toFixed(2)}× node -e 0`}${errors.get(s.id) ? `, ${errors.get(s.id)} non-zero exits` : ''}`,
-        };
-      });
+      return await measureColdStarts(
+        ctx,
+        'cli',
+        [
+          { id: 'cli.node', label: 'node -e 0 (baseline)', args: ['-e', '0'] },
+          { id: 'cli.version', label: 'svc --version', args: [bin, '--version'] },
+          { id: 'cli.help', label: 'svc --help', args: [bin, '--help'] },
+          { id: 'cli.links-get', label: 'svc links get <id> --json (emulator)', args: [bin, ...linksGet(emulator.base, emulator.linkId)] },
+          { id: 'cli.http-floor', label: 'reference: the same GET in `node -e`, no CLI', args: ['-e', httpFloor(`${emulator.base}/v1/api/payment-links/${emulator.linkId}`)] },
+        ],
+        'cli.node',
+      );
     } finally {
       await emulator.stop();
     }

@@ -1,52 +1,32 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { KEYS, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { svcBin } from '../helpers/svc-process.js';
 import { cliHome } from './cli.js';
 import { until } from './webhook-receiver.js';
+import { tmuxPanes, type Pane } from './tty.js';
 
 // A person at a terminal: svc runs in a tmux pane (a real pseudo-terminal); the test types
 // with send-keys and reads the screen with capture-pane. Covers the OTP prompt of
 // sub-merchants create, the masked PIN prompt of payroll approve, and the live-key confirmation.
 
-const socket = `svc-cli-test-${process.pid}`;
-const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+const panes = tmuxPanes();
 const cli = cliHome();
 let emu: TestEmulator;
-let session = 0;
 
 before(async () => {
   assert.equal(spawnSync('tmux', ['-V']).status, 0, 'tmux is installed (.ci/run installs it)');
   emu = await startTestEmulator();
 });
 after(async () => {
-  // kill-server leaves its socket file behind: remove it too.
-  const socketPath = tmux('display-message', '-p', '#{socket_path}').stdout.trim();
-  tmux('kill-server');
-  if (socketPath) rmSync(socketPath, { force: true });
+  panes.close();
   await emu.stop();
 });
 
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
 /** Runs svc in a fresh pane; the pane stays open after exit and shows EXIT=<code>. */
-function runInPane(args: string[], width = 160): { name: string; screen(): string; type(keys: string): void } {
-  const name = `s${++session}`;
-  const env = `env -u CI NO_COLOR=1 HOME=${quote(cli.home)} XDG_CONFIG_HOME=${quote(cli.configHome)}`;
-  const command = `${env} ${quote(process.execPath)} ${quote(svcBin)} ${args.map(quote).join(' ')}; echo EXIT=$?; sleep 600`;
-  const r = tmux('new-session', '-d', '-s', name, '-x', String(width), '-y', '50', command);
-  assert.equal(r.status, 0, r.stderr);
-  return {
-    name,
-    screen: () => tmux('capture-pane', '-p', '-t', name, '-S', '-50').stdout,
-    type: (keys: string) => {
-      assert.equal(tmux('send-keys', '-t', name, '-l', keys).status, 0);
-      assert.equal(tmux('send-keys', '-t', name, 'Enter').status, 0);
-    },
-  };
-}
+const runInPane = (args: string[], width = 160): Pane =>
+  panes.open(['env', '-u', 'CI', 'NO_COLOR=1', `HOME=${cli.home}`, `XDG_CONFIG_HOME=${cli.configHome}`, process.execPath, svcBin, ...args], width);
 
 const targetFlags = (key: string) => ['--base-url', emu.baseUrl, '--api-key', key];
 
@@ -134,13 +114,13 @@ test('webhooks deliveries list fits a narrow terminal (lines cut with …); --wi
   const pane = runInPane(['webhooks', 'deliveries', 'list', id, ...targetFlags(KEYS.acmeTest)], width);
   await until(() => /EXIT=\d+/.test(pane.screen()), 'the command to finish', 20_000);
   // -J joins lines tmux wrapped: what the program wrote, line by line.
-  const joined = tmux('capture-pane', '-p', '-J', '-t', pane.name, '-S', '-50').stdout;
+  const joined = pane.joined();
   assert.match(joined, /EXIT=0/, joined);
   assert.match(joined, /dlv_/);
   for (const line of joined.split('\n')) assert.ok(line.trimEnd().length <= width, `fits in ${width}: ${JSON.stringify(line)}`);
   const wide = runInPane(['webhooks', 'deliveries', 'list', id, '--wide', ...targetFlags(KEYS.acmeTest)], width);
   await until(() => /EXIT=\d+/.test(wide.screen()), 'the command to finish', 20_000);
-  const wideJoined = tmux('capture-pane', '-p', '-J', '-t', wide.name, '-S', '-50').stdout;
+  const wideJoined = wide.joined();
   assert.ok(wideJoined.split('\n').some((l) => l.trimEnd().length > width), '--wide is not cut');
   assert.match(wideJoined, /NEXT ATTEMPT/);
 });

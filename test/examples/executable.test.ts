@@ -1,13 +1,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageFile } from '../../emulator/assets.js';
-import { KEYS, tempDir } from '../helpers/emulator.js';
+import { KEYS, request, tempDir } from '../helpers/emulator.js';
 import { closed, onLines, svcBin, type ReadyLine } from '../helpers/svc-process.js';
 import { merchantReceiver, until } from '../cli/webhook-receiver.js';
 import { untilExit } from './example-run.js';
+import { tmuxPanes } from '../cli/tty.js';
 
 // svc as one file (issue 40, scripts/build-exe.mjs): built once for this file, then run as a
 // team without Node would: a copy in a fresh empty folder, an environment holding only what the
@@ -26,6 +27,7 @@ function cannotBuild(): string | undefined {
 }
 const skip = cannotBuild();
 const python = ['/usr/bin/python3', '/usr/local/bin/python3'].find((f) => existsSync(f));
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
 let exe = '';
 let home = '';
@@ -56,13 +58,12 @@ after(() => children.forEach((c) => c.exitCode === null && c.signalCode === null
 /** The only variables a run gets (`env -i`), plus `extra`. */
 const bareEnv = (extra: Record<string, string> = {}) => ({ PATH: nodelessPath, HOME: home, NO_COLOR: '1', ...extra });
 
-/**
- * Runs `command` (the executable, or node for the package) through /bin/sh in the bare
- * environment, after the shell showed it cannot find node (exit 97 if it can).
- */
+/** A shell that runs its arguments only after showing it cannot find node (else exit 97). */
+const NO_NODE = ['/bin/sh', '-c', 'if command -v node >/dev/null 2>&1; then echo "node is on the PATH" >&2; exit 97; fi; exec "$@"', 'sh'];
+
+/** Runs `command` (the executable, or node for the package) through NO_NODE in the bare environment. */
 function inShell(command: string, args: string[], opts: { cwd?: string; detached?: boolean; env?: Record<string, string> } = {}): ChildProcess {
-  const script = 'if command -v node >/dev/null 2>&1; then echo "node is on the PATH" >&2; exit 97; fi; exec "$@"';
-  const child = spawn('/bin/sh', ['-c', script, 'sh', command, ...args], { cwd: opts.cwd ?? home, env: bareEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'], detached: opts.detached });
+  const child = spawn(NO_NODE[0], [...NO_NODE.slice(1), command, ...args], { cwd: opts.cwd ?? home, env: bareEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'], detached: opts.detached });
   children.push(child);
   return child;
 }
@@ -130,25 +131,20 @@ test('a moved executable, copied to a fresh empty folder, finds its assets: fixt
     // The default fixtures (an asset): the ready line lists their keys, and they work.
     assert.deepEqual(emu.ready.keys.map((k) => k.name).slice(0, 2), ['acme-test', 'acme-live']);
     assert.equal(emu.ready.data_dir, join(cwd, '.svc'), '.svc in the folder it runs in');
-    const payments = await fetch(`${emu.ready.base_url}/v1/api/payments`, { headers: { authorization: `Bearer ${KEYS.acmeTest}` } });
-    assert.equal(payments.status, 200);
+    const base = emu.ready.base_url;
+    assert.equal((await request(base, 'GET', '/v1/api/payments')).status, 200);
     for (const path of ['/openapi.json', '/_emulator/openapi.json']) {
-      const doc = await fetch(`${emu.ready.base_url}${path}`);
+      const doc = await request(base, 'GET', path, { key: null });
       assert.equal(doc.status, 200, path);
-      assert.equal(((await doc.json()) as { openapi: string }).openapi, '3.1.0', path);
+      assert.equal(doc.json.openapi, '3.1.0', path);
     }
-    const dashboard = await fetch(emu.ready.dashboard_url);
+    const dashboard = await request(base, 'GET', '/dashboard', { key: null });
     assert.equal(dashboard.status, 200);
-    assert.match(await dashboard.text(), /<style>/);
-    const created = await fetch(`${emu.ready.base_url}/v1/api/payment-links`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEYS.acmeTest}`, 'content-type': 'application/json', 'x-idempotency-key': 'exe-moved' },
-      body: JSON.stringify({ title: 'moved', amount: 500 }),
-    });
-    const link = ((await created.json()) as { data: { link_code: string } }).data;
-    const checkout = await fetch(`${emu.ready.checkout_url}/${link.link_code}`);
+    assert.match(dashboard.text, /<style>/);
+    const link = (await request(base, 'POST', '/v1/api/payment-links', { body: { title: 'moved', amount: 500 }, idempotencyKey: 'exe-moved' })).json.data;
+    const checkout = await request(base, 'GET', `/checkout/${link.link_code}`, { key: null });
     assert.equal(checkout.status, 200);
-    assert.match(await checkout.text(), /moved/);
+    assert.match(checkout.text, /moved/);
     assert.equal(await stop(emu.child), 0, emu.stderr());
   } finally {
     emu.child.kill('SIGKILL');
@@ -164,12 +160,7 @@ test('the same answers: twenty command lines, byte for byte, from the executable
   try {
     const base = emu.ready.base_url;
     const target = ['--base-url', base, '--api-key', KEYS.acmeTest];
-    const created = await fetch(`${base}/v1/api/payment-links`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEYS.acmeTest}`, 'content-type': 'application/json', 'x-idempotency-key': 'exe-same' },
-      body: JSON.stringify({ title: 'same', amount: 1200 }),
-    });
-    const id = ((await created.json()) as { data: { id: string } }).data.id;
+    const id = (await request(base, 'POST', '/v1/api/payment-links', { body: { title: 'same', amount: 1200 }, idempotencyKey: 'exe-same' })).json.data.id as string;
     const badFixtures = join(cwd, 'bad.json');
     writeFileSync(badFixtures, '{"merchants": 3}');
     const body = join(cwd, 'body.json');
@@ -257,5 +248,37 @@ test('emulator by executable: the CLI round trip with the same executable (links
     assert.equal(await closed(listen), 0, listenErr);
     await app.close();
     assert.equal(await stop(emu.child), 0, `SIGTERM stops the emulator cleanly: ${emu.stderr()}`);
+  }
+});
+
+test('OTP and PIN prompts on a terminal, by the executable', { skip: skip ?? (hasTmux ? undefined : 'no tmux (npm test installs it: scripts/ensure-test-tools.mjs)') }, async () => {
+  const panes = tmuxPanes(`svc-exe-test-${process.pid}`);
+  const emu = await startByExe(['--data-dir', join(tempDir('svc-exe-tty-'), 'data')]);
+  const base = emu.ready.base_url;
+  // The pane's shell gets the bare environment too, and the terminal's type.
+  const onTerminal = (args: string[]) => panes.open(['env', '-i', 'TERM=screen', ...Object.entries(bareEnv()).map(([k, v]) => `${k}=${v}`), ...NO_NODE, exe, ...args, '--base-url', base, '--api-key', KEYS.acmeTest]);
+  try {
+    const phone = '+231770000205';
+    const otp = onTerminal(['sub-merchants', 'create', '--name', 'Kiosk 5', '--phone', phone]);
+    await until(() => /Which code was sent to \+231\*+0205\?/.test(otp.screen()), 'the OTP question', 20_000);
+    const inbox = await request(base, 'GET', `/_emulator/otp/${encodeURIComponent(phone)}`, { key: null });
+    otp.type(inbox.json.data.messages[0].code);
+    await until(() => /EXIT=\d+/.test(otp.screen()), 'sub-merchants create to finish', 20_000);
+    assert.match(otp.screen(), /\[TEST\] Sub-merchant created[\s\S]*EXIT=0/, otp.screen());
+
+    const run = await request(base, 'POST', '/v1/api/payroll/runs', {
+      headers: { 'Idempotency-Key': 'exe-tty' },
+      body: { currency: 'USD', payments: [{ external_ref: 'T-1', payee_phone: '+231770000201', amount_cents: 1500 }] },
+    });
+    assert.equal(run.status, 201, run.text);
+    const pin = onTerminal(['payroll', 'approve', run.json.data.run.id]);
+    await until(() => /What is the owner's PIN/.test(pin.screen()), 'the PIN question', 20_000);
+    pin.type('1357');
+    await until(() => /EXIT=\d+/.test(pin.screen()), 'payroll approve to finish', 20_000);
+    assert.match(pin.screen(), /\*\*\*\*[\s\S]*\[TEST\] Payroll run completed[\s\S]*EXIT=0/, pin.screen());
+    assert.doesNotMatch(pin.screen(), /1357/);
+  } finally {
+    panes.close();
+    await stop(emu.child);
   }
 });
