@@ -44,9 +44,11 @@ import { createRequire } from 'node:module';
 import { isCommonJs } from './lib/module-kind.mjs';
 import { bundledLicenses } from './lib/licenses.mjs';
 import { emulatorTrims } from './lib/trims.mjs';
-import { basename, dirname, extname, join, relative } from 'node:path';
+import { basename, extname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(new URL(import.meta.url).pathname), '..');
+// fileURLToPath, not URL.pathname: a Windows runner builds the executable too (release.yml).
+const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 

@@ -18,9 +18,11 @@ import { build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isCommonJs } from './lib/module-kind.mjs';
 
-const root = join(dirname(new URL(import.meta.url).pathname), '..');
+// fileURLToPath, not URL.pathname: a Windows runner builds the executable too (release.yml).
+const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const out = join(dist, 'cjs');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

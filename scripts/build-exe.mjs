@@ -26,10 +26,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { bundledLicenses, LICENSE_RULE } from './lib/licenses.mjs';
 import { emulatorTrims } from './lib/trims.mjs';
 
-const root = join(dirname(new URL(import.meta.url).pathname), '..');
+// fileURLToPath, not URL.pathname: a Windows runner builds the executable too (release.yml).
+const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'dist', 'exe');
 const work = join(out, 'build');
 const { SHIPPED_FILES } = await import('../dist/emulator/assets.js').catch(() => {
