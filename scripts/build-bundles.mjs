@@ -44,6 +44,7 @@ import { createRequire } from 'node:module';
 import { isCommonJs } from './lib/module-kind.mjs';
 import { bundledLicenses } from './lib/licenses.mjs';
 import { emulatorTrims } from './lib/trims.mjs';
+import { bundleOptions } from './lib/bundle-options.mjs';
 import { basename, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,17 +62,7 @@ const CLI_BUNDLED = ['commander', 'chalk'];
 /** The only packages the CLI may still load with import(): ES modules only, loaded for a prompt. */
 const CLI_ESM_ONLY = ['@inquirer/prompts'];
 
-const common = {
-  absWorkingDir: root,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  metafile: true,
-};
+const common = bundleOptions(root);
 
 /** commander's lib/command.js requires node:child_process at load; svc never spawns through it. */
 const lazyChildProcess = {

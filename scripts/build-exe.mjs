@@ -29,6 +29,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundledLicenses, LICENSE_RULE } from './lib/licenses.mjs';
 import { emulatorTrims } from './lib/trims.mjs';
+import { bundleOptions } from './lib/bundle-options.mjs';
 
 // fileURLToPath, not URL.pathname: a Windows runner builds the executable too (release.yml).
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -56,18 +57,10 @@ const cliFromSource = {
 
 async function bundle() {
   const result = await build({
-    absWorkingDir: root,
+    ...bundleOptions(root),
     entryPoints: [join(root, 'bin', 'svc.js')],
     outfile: join(work, 'svc.cjs'),
-    bundle: true,
-    platform: 'node',
     format: 'cjs',
-    target: 'node20',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-    metafile: true,
     // import() of a bundled module or a built-in becomes a require() (the code cache forbids import()).
     supported: { 'dynamic-import': false },
     // emulator/assets.ts packageFile, never called in the executable (assets.ts asks node:sea first).
