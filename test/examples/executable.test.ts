@@ -55,8 +55,17 @@ before(async () => {
 const children: ChildProcess[] = [];
 after(() => children.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill('SIGKILL')));
 
-/** The only variables a run gets (`env -i`), plus `extra`. */
-const bareEnv = (extra: Record<string, string> = {}) => ({ PATH: nodelessPath, HOME: home, NO_COLOR: '1', ...extra });
+/**
+ * The only variables a run gets (`env -i`), plus `extra`, and the test runner's mark: with it,
+ * a run this process leaves behind when it is killed is found and ended (scripts/run-tests.mjs).
+ */
+const bareEnv = (extra: Record<string, string> = {}) => ({
+  PATH: nodelessPath,
+  HOME: home,
+  NO_COLOR: '1',
+  ...(process.env.SVC_TEST_PROCESS ? { SVC_TEST_PROCESS: process.env.SVC_TEST_PROCESS } : {}),
+  ...extra,
+});
 
 /** A shell that runs its arguments only after showing it cannot find node (else exit 97). */
 const NO_NODE = ['/bin/sh', '-c', 'if command -v node >/dev/null 2>&1; then echo "node is on the PATH" >&2; exit 97; fi; exec "$@"', 'sh'];

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 import { EVENT_TYPES } from '../../contract/common.js';
 import { EVENT_ENVELOPES } from '../../contract/events.js';
 import { ReceiverReport, type CheckId } from '../../contract/webhook-check.js';
