@@ -43,6 +43,7 @@ export const DeliveryRecord = z.object({
   ),
   round_start: Count.optional(),
   next_attempt_at: Count.nullable(),
+  started_at: Count.optional(),
   created_at: Stamp,
   updated_at: Stamp.optional(),
 });

@@ -4,6 +4,7 @@ import type { TimerHandle } from '../scheduler/scheduler.js';
 import { RETRY_AFTER_FAILURE_MS } from '../scheduler/scheduler.js';
 import { recordWork } from '../scheduler/work.js';
 import type { Op } from '../store/memory-store.js';
+import type { Transaction } from '../store/store.js';
 import { EVENTS } from '../resources/events/outbox.js';
 import { WEBHOOK_ENDPOINTS, type EndpointRecord } from '../resources/webhook-endpoints/domain.js';
 import { signPayload } from '../../contract/signature.js';
@@ -27,13 +28,36 @@ import { applyDeliveryFault, takeDeliveryFault } from '../faults/delivery.js';
 // endpoint, served round-robin, so one slow or dead endpoint holds at most its own slots and
 // never delays the others.
 //
-// Durability: an attempt is recorded (attempt log + next state) in a store transaction after
-// it finishes; results finishing in the same tick share one transaction. An attempt in
-// flight when the engine stops is aborted and not recorded, so after a restart the delivery
-// is still due and is sent again (delivery is at least once; receivers dedupe on Svc-Delivery).
+// Durability: an attempt is written as started (the delivery's `started_at`) before a byte of it
+// is sent, and recorded (attempt log + next state, marker cleared) once it finishes; the starts
+// and results of one tick share one store transaction. A start that was never recorded — the
+// process was killed or stopped while the attempt was on the wire, or a snapshot taken then was
+// restored — is found when the delivery is next due: it counts as a failed attempt ("interrupted
+// by a restart") and is never sent again as itself, so a receiver never sees more than the 7
+// attempts of a round, whatever is killed (the spec: 7 attempts, then dead_letter).
 
 export const MAX_IN_FLIGHT = 64;
 export const PER_ENDPOINT_IN_FLIGHT = 8;
+
+/** An attempt waiting for its start to be written: `go(true)` sends it, `go(false)` never does. */
+interface Starting {
+  deliveryId: string;
+  startedAt: number;
+  go(written: boolean): void;
+}
+
+/** What a start that could not be written (or an engine stopping before it was) resolves to: nothing was sent. */
+const NOT_STARTED: AttemptOutcome = { ok: false, status_code: null, latency_ms: 0, error: 'not started', response_excerpt: '', aborted: true };
+
+/** The outcome of an attempt written as started but never recorded: a failed attempt. */
+const INTERRUPTED: AttemptOutcome = {
+  ok: false,
+  status_code: null,
+  latency_ms: 0,
+  error: 'interrupted by a restart: the emulator stopped (or could not record the answer) while this attempt was on the wire; it counts as failed and is not sent again',
+  response_excerpt: '',
+  aborted: false,
+};
 
 interface Finished {
   deliveryId: string;
@@ -62,6 +86,7 @@ export class DeliveryEngine {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly busy = new Map<string, number>();
   private finished: Finished[] = [];
+  private starting: Starting[] = [];
   private flushScheduled = false;
   private idleWaiters: Array<() => void> = [];
 
@@ -110,7 +135,7 @@ export class DeliveryEngine {
   }
 
   isIdle(): boolean {
-    return !this.running || (this.inFlight.size === 0 && this.queued.size === 0 && this.parked.size === 0 && this.finished.length === 0 && !this.flushScheduled);
+    return !this.running || (this.inFlight.size === 0 && this.queued.size === 0 && this.parked.size === 0 && this.finished.length === 0 && this.starting.length === 0 && !this.flushScheduled);
   }
 
   private wakeIdleWaiters(): void {
@@ -120,7 +145,11 @@ export class DeliveryEngine {
     for (const ok of waiters) ok();
   }
 
-  /** Stops sending: in-flight attempts are aborted (not recorded), finished ones are recorded, held ones forgotten. */
+  /**
+   * Stops sending: attempts not on the wire yet are not sent, those on it are aborted (left
+   * written as started: the next start counts them as failed), finished ones are recorded,
+   * held ones forgotten.
+   */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
@@ -132,9 +161,10 @@ export class DeliveryEngine {
     this.queued.clear();
     this.runnable.clear();
     this.runnableSet.clear();
+    for (const s of this.starting.splice(0)) s.go(false);
     this.sender.abortAll();
     await Promise.all(this.inFlight.values());
-    this.recordFinished();
+    this.flush();
     for (const id of [...this.waiters.keys()]) this.settle(id);
     this.wakeIdleWaiters();
     await this.sender.close();
@@ -208,28 +238,41 @@ export class DeliveryEngine {
       this.services.log.warn(`webhooks: delivery ${d.id} has no event ${d.event_id}; not sent`);
       return this.settle(deliveryId);
     }
+    if (d.started_at !== undefined) {
+      // Written as started by an earlier run (or in a restored snapshot) and never recorded:
+      // the receiver may have had it, so it counts as a failed attempt and is not sent again.
+      this.finished.push({ deliveryId, startedAt: d.started_at, outcome: INTERRUPTED });
+      return this.scheduleFlush();
+    }
+    // Nothing goes out before its start is written (flush): `written` settles then.
+    let go!: (written: boolean) => void;
+    const written = new Promise<boolean>((ok) => (go = ok));
     // A fresh t on every attempt; wall-clock seconds, so receivers' tolerance checks pass
     // even after `svc emulator clock advance` (docs/spec-gaps.md).
     let signature = '';
-    const send = () => {
-      signature = signPayload(endpoint.secret, event.body, Math.floor(Date.now() / 1000));
-      return this.sender.send({ url: endpoint.url, body: event.body, headers: attemptHeaders(event.type, d.id, signature), timeoutMs: config.webhookTimeoutMs });
-    };
+    const send = () =>
+      written.then((ok) => {
+        if (!ok || !this.running) return NOT_STARTED;
+        signature = signPayload(endpoint.secret, event.body, Math.floor(Date.now() / 1000));
+        return this.sender.send({ url: endpoint.url, body: event.body, headers: attemptHeaders(event.type, d.id, signature), timeoutMs: config.webhookTimeoutMs });
+      });
     // An injected delivery fault (faults/delivery.ts) may drop, delay or duplicate the attempt;
     // one that was held already has had its fault.
     const fault = this.faultApplied.delete(deliveryId) || this.services.faults.empty ? undefined : takeDeliveryFault(this.services, event.type, endpoint.id);
     const plan = fault ? applyDeliveryFault(this.services, fault, d.id, send) : undefined;
     if (plan && 'waitMs' in plan) return this.park(deliveryId, plan.waitMs);
     const startedAt = clock.now();
+    this.starting.push({ deliveryId, startedAt, go });
+    this.scheduleFlush();
     this.busy.set(endpoint.id, (this.busy.get(endpoint.id) ?? 0) + 1);
-    const attempt = (plan ? plan.outcome : send()).then((outcome) => {
+    const attempt = written.then((ok) => (ok && plan ? plan.outcome : send())).then((outcome) => {
       this.inFlight.delete(deliveryId);
       const left = (this.busy.get(endpoint.id) ?? 1) - 1;
       if (left > 0) this.busy.set(endpoint.id, left);
       else this.busy.delete(endpoint.id);
-      if (outcome.aborted) return this.settle(deliveryId); // stopping: the attempt counts as not made
+      if (outcome.aborted) return this.settle(deliveryId); // not sent, or cut off by a stop: nothing to record now
       this.finished.push({ deliveryId, startedAt, outcome, signature });
-      this.scheduleRecord();
+      this.scheduleFlush();
       this.markRunnable(endpoint.id);
       this.pump();
     });
@@ -251,64 +294,82 @@ export class DeliveryEngine {
     this.settle(deliveryId);
   }
 
-  private scheduleRecord(): void {
+  private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
     setImmediate(() => {
       this.flushScheduled = false;
-      this.recordFinished();
+      this.flush();
       this.wakeIdleWaiters();
     });
   }
 
-  /** Writes every finished attempt and the next state of its delivery, in one transaction. */
-  private recordFinished(): void {
+  /**
+   * One transaction for the tick: every finished attempt with the next state of its delivery,
+   * and the start of every attempt about to go out. The starts are sent once it is written;
+   * if the store refuses it, nothing is sent or recorded and the deliveries are still due.
+   */
+  private flush(): void {
     const batch = this.finished;
-    if (batch.length === 0) return;
+    const starting = this.starting;
     this.finished = [];
-    const { store, clock, stamps } = this.services;
+    this.starting = [];
+    if (batch.length === 0 && starting.length === 0) return;
+    const { store, clock } = this.services;
     try {
       store.transaction((tx) => {
-        for (const f of batch) {
-          const d = store.get(DELIVERIES, f.deliveryId);
-          if (!d) continue;
-          const now = clock.now();
-          const cursor = stamps.next();
-          let status = d.status;
-          let nextAttemptAt: number | null = d.next_attempt_at;
-          if (!isScheduled(d)) {
-            // Cancelled while on the wire: the attempt happened, the status stays.
-          } else if (f.outcome.ok) {
-            status = 'succeeded';
-            nextAttemptAt = null;
-          } else {
-            const wait = delayAfterFailure(attemptsInRound(d) + 1);
-            status = wait === null ? 'dead_letter' : 'failed';
-            nextAttemptAt = wait === null ? null : now + wait;
-          }
-          const attempt: StoredAttempt = {
-            attempt: d.attempts.length + 1,
-            at: isoMicros(f.startedAt),
-            status_code: f.outcome.status_code,
-            latency_ms: f.outcome.latency_ms,
-            error: f.outcome.error,
-            response_excerpt: f.outcome.response_excerpt,
-            signature: f.signature,
-            cursor,
-            delivery_status: status,
-          };
-          tx.put(DELIVERIES, { ...d, status, next_attempt_at: nextAttemptAt, attempts: [...d.attempts, attempt], updated_at: cursor });
+        for (const f of batch) this.record(tx, f);
+        for (const s of starting) {
+          const d = store.get(DELIVERIES, s.deliveryId);
+          if (d) tx.put(DELIVERIES, { ...d, started_at: s.startedAt });
         }
       });
     } catch (err) {
-      // The store refused the write: nothing was recorded, so the deliveries are still due;
-      // the scheduler tries them again a little later on the clock (not at once: a full disk
-      // would make that a loop).
-      this.services.log.warn(`webhooks: could not record ${batch.length} attempt(s): ${(err as Error).message}`);
+      // The store refused the write: the deliveries are still due; the scheduler tries them
+      // again a little later on the clock (not at once: a full disk would make that a loop).
+      this.services.log.warn(`webhooks: could not record ${batch.length} attempt(s) and ${starting.length} start(s): ${(err as Error).message}`);
       const later = clock.now() + RETRY_AFTER_FAILURE_MS;
-      for (const f of batch) if (this.running) this.services.scheduler.recheck(DELIVERIES, f.deliveryId, later);
+      for (const { deliveryId } of [...batch, ...starting]) if (this.running) this.services.scheduler.recheck(DELIVERIES, deliveryId, later);
+      for (const s of starting) s.go(false);
+      for (const f of batch) this.settle(f.deliveryId);
+      return;
     }
+    for (const s of starting) s.go(true);
     for (const f of batch) this.settle(f.deliveryId);
+  }
+
+  /** Writes one finished attempt and the next state of its delivery (its start marker cleared). */
+  private record(tx: Transaction, f: Finished): void {
+    const { store, clock, stamps } = this.services;
+    const current = store.get(DELIVERIES, f.deliveryId);
+    if (!current) return;
+    const { started_at: _, ...d } = current;
+    const now = clock.now();
+    const cursor = stamps.next();
+    let status = d.status;
+    let nextAttemptAt: number | null = d.next_attempt_at;
+    if (!isScheduled(d)) {
+      // Cancelled while on the wire: the attempt happened, the status stays.
+    } else if (f.outcome.ok) {
+      status = 'succeeded';
+      nextAttemptAt = null;
+    } else {
+      const wait = delayAfterFailure(attemptsInRound(d) + 1);
+      status = wait === null ? 'dead_letter' : 'failed';
+      nextAttemptAt = wait === null ? null : now + wait;
+    }
+    const attempt: StoredAttempt = {
+      attempt: d.attempts.length + 1,
+      at: isoMicros(f.startedAt),
+      status_code: f.outcome.status_code,
+      latency_ms: f.outcome.latency_ms,
+      error: f.outcome.error,
+      response_excerpt: f.outcome.response_excerpt,
+      signature: f.signature,
+      cursor,
+      delivery_status: status,
+    };
+    tx.put(DELIVERIES, { ...d, status, next_attempt_at: nextAttemptAt, attempts: [...d.attempts, attempt], updated_at: cursor });
   }
 }
 

@@ -47,6 +47,11 @@ export interface DeliveryRecord extends StoredRecord {
   round_start?: number;
   /** Clock time (ms) of the next attempt while pending or failed with a retry due. */
   next_attempt_at: number | null;
+  /**
+   * Clock time (ms) an attempt started, written before it is sent and cleared when it is
+   * recorded: one left after a restart is an attempt the receiver may have had (engine.ts).
+   */
+  started_at?: number;
   created_at: string;
   updated_at?: string;
 }

@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS, startTestEmulator, tempDir } from '../helpers/emulator.js';
-import { advance, assertNotDue, attemptsRecorded, control, createEndpoint, simulatePayment, startReceiver } from './receiver.js';
+import { advance, assertNotDue, attemptsRecorded, control, createEndpoint, deliveriesSettled, simulatePayment, startReceiver } from './receiver.js';
 import { openStream } from './sse.js';
 
-// Restarts: a pending schedule resumes from the store, an attempt cut off by shutdown is made
-// again, and stream cursors from before the restart still resume.
+// Restarts: a pending schedule resumes from the store, an attempt cut off by shutdown counts as
+// a failed attempt (never sent again as itself), and stream cursors from before the restart
+// still resume.
 
 const T0 = Date.parse('2026-11-21T12:00:00Z');
 
@@ -64,7 +65,7 @@ test('a restart mid-schedule resumes on time, with the same delivery id, and old
   }
 });
 
-test('an attempt in flight at shutdown counts as not made and is sent again after restart', async () => {
+test('an attempt in flight at shutdown counts as a failed attempt after the restart and is never sent again as itself', async () => {
   const dataDir = tempDir();
   const rx = await startReceiver();
   rx.behave('hang');
@@ -82,11 +83,26 @@ test('an attempt in flight at shutdown counts as not made and is sent again afte
 
     rx.behave({ status: 200 });
     emu = await startTestEmulator({ dataDir, clockStart: T0 + 1_000 });
-    const [, second] = await rx.waitFor(2); // still due: no clock advance
-    assert.equal(second.headers['svc-delivery'], id);
+    // The start written before it was sent is found at once: attempt 1, failed, retry in 5 s.
     const d = await attemptsRecorded(emu, id, 1);
-    assert.equal(d.status, 'succeeded');
-    assert.equal(d.attempts.length, 1, 'the cut-off attempt left no record');
+    assert.equal(d.status, 'failed');
+    assert.equal(d.attempts.length, 1);
+    assert.equal(d.attempts[0].status_code, null);
+    assert.match(d.attempts[0].error, /^interrupted by a restart/);
+    assert.equal(d.attempts[0].at, '2026-11-21T12:00:01.000000Z', 'at the time it started');
+    await deliveriesSettled(emu);
+    assert.equal(rx.received.length, 1, 'the interrupted attempt was not sent again');
+    await assertNotDue(emu, id, 'attempt 2 waits the 5 s retry delay');
+
+    await advance(emu, 5_000);
+    const [, second] = await rx.waitFor(2);
+    assert.equal(second.headers['svc-delivery'], id);
+    const done = await attemptsRecorded(emu, id, 2);
+    assert.equal(done.status, 'succeeded');
+    assert.deepEqual(done.attempts.map((a: { attempt: number; status_code: number | null }) => [a.attempt, a.status_code]), [
+      [1, null],
+      [2, 200],
+    ]);
   } finally {
     await rx.close();
     await emu.stop();
