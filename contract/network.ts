@@ -7,19 +7,27 @@
 
 /** The header a caller that is not on the emulator's machine sends the control token in. */
 export const CONTROL_TOKEN_HEADER = 'Svc-Control-Token';
-/** The dashboard's cookie, set by its login link ({public_url}/dashboard?token=…). */
-export const CONTROL_TOKEN_COOKIE = 'svc_control_token';
+/**
+ * The dashboard's session cookie, set by its login link ({public_url}/dashboard?token=…), is
+ * this followed by the port the browser used: browsers send a host's cookies to every port of
+ * it, so two emulators on one host name keep their own sessions.
+ */
+export const SESSION_COOKIE_PREFIX = 'svc_session_';
 /** The query parameter of the dashboard's login link (and nowhere else). */
 export const CONTROL_TOKEN_QUERY = 'token';
 /** Set on every answer of the door guard, so a client tells a refusal from a route's own error. */
 export const GUARD_HEADER = 'Svc-Guard';
-export type GuardReason = 'host' | 'origin' | 'authorization' | 'token';
+export type GuardReason = 'host' | 'origin' | 'authorization' | 'token' | 'throttle';
 
 // A DNS name (labels of letters, digits, '-' and '_'), an IPv4 literal, or [IPv6].
 const LABEL = /^[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?$/;
 const IPV6 = /^\[[0-9a-f:.]+\]$/;
-// Token characters: what survives a header, a cookie and a URL query unescaped.
-const TOKEN = /^[A-Za-z0-9._~-]{16,256}$/;
+// Token characters: what survives a header, a cookie and a URL query unescaped, and what a
+// generated token (base64url) is made of.
+const TOKEN = /^[A-Za-z0-9_-]{32,256}$/;
+/** A token guessable by hand (aaaa…, 0123…) is refused: it must use this many different characters. */
+const TOKEN_DISTINCT = 10;
+export const CONTROL_TOKEN_RULE = `at least 32 (at most 256) characters of A-Z, a-z, 0-9, "_" and "-", with at least ${TOKEN_DISTINCT} different characters`;
 
 /**
  * One --allow-host value, normalized (lowercase): `svc`, `app.internal`, `.example.test` (that
@@ -72,9 +80,14 @@ export function parsePublicUrl(raw: string): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
-/** --control-token: 16–256 characters of A–Z a–z 0–9 . _ ~ - (safe in a header, a cookie and a URL). */
+/**
+ * --control-token and SVC_CONTROL_TOKEN: the one rule (CONTROL_TOKEN_RULE) the CLI and the
+ * emulator both check. A generated one (svc_ctl_ + 24 random bytes) is 192 bits.
+ */
 export function parseControlToken(raw: string): string {
-  if (raw === '') throw new Error('is empty');
-  if (!TOKEN.test(raw)) throw new Error('must be 16 to 256 characters of A-Z, a-z, 0-9, ".", "_", "~" or "-"');
+  if (raw === '') throw new Error(`is empty; it must be ${CONTROL_TOKEN_RULE}`);
+  if (!TOKEN.test(raw)) throw new Error(`must be ${CONTROL_TOKEN_RULE} (this one is ${raw.length} characters${/[^A-Za-z0-9_-]/.test(raw) ? ', some of them not allowed' : ''})`);
+  const distinct = new Set(raw).size;
+  if (distinct < TOKEN_DISTINCT) throw new Error(`must be ${CONTROL_TOKEN_RULE} (this one has ${distinct})`);
   return raw;
 }

@@ -130,7 +130,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // whether or not this start seeds: a refused file throws naming each problem's JSON path.
   const fixtureFile = options.fixtures ? readFixtures(options.fixtures) : readFixtures('fixtures/default.json (bundled)', () => shippedText('fixtures/default.json'));
   const dataDir = options.store === 'memory' ? null : resolve(options.dataDir ?? DEFAULT_DATA_DIR);
-  if (dataDir) prepareDataDir(dataDir);
+  const log = options.logger ?? consoleLogger;
+  if (dataDir) prepareDataDir(dataDir, log);
   const monitor = new LoopMonitor(options.ownsProcess ? { heap: tuneHeapForLongRun(), helperThreads: await yieldCpuToEventLoop() } : undefined);
   const store = dataDir ? await FileStore.open(dataDir, { fsync: options.fsync, onActivity: () => monitor.noteActivity() }) : new MemoryStore();
   // The clock carries on from where the data dir's clock stood (scheduler/clock-record.ts): a
@@ -161,7 +162,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requestLog: DEFAULT_REQUEST_LOG,
     ...options.config,
   };
-  const log = options.logger ?? consoleLogger;
   let requestLog: RequestLog;
   try {
     requestLog = new RequestLog({ limit: config.requestLog, dir: dataDir ? join(dataDir, 'request-log') : null, fsync: options.fsync, log });

@@ -9,6 +9,7 @@ import type { LoopMonitor } from './performance/loop-monitor.js';
 import { DeliveryEngine } from './webhooks/engine.js';
 import { StreamHub } from './webhooks/stream.js';
 import { allTimedWork } from './registry.js';
+import { TokenDoor } from './http/token-door.js';
 
 /**
  * One emulator: everything it keeps while it runs is a field here, made once per emulator
@@ -31,6 +32,8 @@ export class Services {
    * @internal its handlers take express's types, which the package's declarations must not reach
    */
   readonly stream: StreamHub;
+  /** The dashboard's sessions and the wrong-token throttle of the control surfaces (http/token-door.ts). */
+  readonly tokenDoor = new TokenDoor();
   /** The emulator as a whole, for the control API (set by server.ts before it listens). */
   lifecycle?: Lifecycle;
 

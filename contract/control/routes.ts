@@ -46,11 +46,12 @@ export interface ControlRouteFacts {
 
 /**
  * What any control route can answer besides its own: the door's refusals (401 without the
- * control token off loopback, 403 for a foreign Host or Origin or an Authorization header),
+ * control token off loopback, 403 for a foreign Host or Origin or an Authorization header,
+ * 429 to a peer that sent 10 wrong tokens within a minute),
  * 422 for a body that is not JSON or an unknown query parameter, 503 when the store refused a
  * write, 500. A route with path parameters can also answer 404 (malformed percent-encoding).
  */
-export const CONTROL_COMMON_ERRORS: readonly ErrorCode[] = ['UNAUTHORIZED', 'FORBIDDEN', 'VALIDATION_ERROR', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+export const CONTROL_COMMON_ERRORS: readonly ErrorCode[] = ['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'VALIDATION_ERROR', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 
 const PIN_ERRORS = ['PIN_INVALID', 'PIN_LOCKED'] as const;
 

@@ -64,7 +64,7 @@ export const worldControlRoutes: ControlRoute[] = [
   defineControl('saveSnapshot', {
     run: (s, { body }) => {
       const file = snapshotFile(s, body.name);
-      mkdirSync(snapshotDir(s), { recursive: true });
+      mkdirSync(snapshotDir(s), { recursive: true, mode: 0o700 }); // private, like the data dir
       // Temp file then rename: a crash mid-write never leaves a half snapshot under the name.
       const text = JSON.stringify(takeSnapshot(s));
       const tmp = `${file}.tmp`;

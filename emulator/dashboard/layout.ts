@@ -39,6 +39,7 @@ export function dashboardPage(title: string, section: Section, body: Html): Html
 <strong>svc emulator</strong>
 <nav class="sections" aria-label="Dashboard">${SECTIONS.map(([id, label, href]) => html`<a href="${href}"${id === section ? raw(' aria-current="page"') : ''}>${label}</a>`)}<a href="/openapi.yaml">OpenAPI</a></nav>
 <span class="live-status" id="live-status" role="status">Static (updates need JavaScript)</span>
+<form class="inline" method="post" action="/dashboard/logout"><button type="submit" class="small">Log out</button></form>
 </header>
 <main class="dash">
 <h1>${title}</h1>

@@ -2,7 +2,7 @@ import express, { type Express, type NextFunction, type Request, type Response, 
 import type { Services } from '../services.js';
 import { html } from '../pages/html.js';
 import { ApiError, notFound } from '../errors.js';
-import { localOnly } from '../http/local-guard.js';
+import { endSession, localOnly } from '../http/local-guard.js';
 import { DOORS } from '../http/doors.js';
 import { dashboardStream } from '../webhooks/module.js';
 import { CLIENT_SCRIPT } from './client.js';
@@ -28,6 +28,10 @@ export function dashboardRouter(services: Services): Router {
     res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(CLIENT_SCRIPT);
   });
   router.get('/stream', dashboardStream(services));
+  router.post('/logout', (req: Request, res: Response) => {
+    endSession(services, req, res);
+    sendDashboard(res, 200, dashboardPage('Logged out', 'events', html`<p role="status">This browser's dashboard session has ended. From another host, open the dashboard link with the control token ({public_url}/dashboard?token=…) to log in again.</p>`));
+  });
   mountEvents(router, services);
   mountEndpoints(router, services);
   mountRecords(router, services);

@@ -10,10 +10,10 @@ import { STREAM_PATH } from '../webhooks/stream.js';
 // same door again themselves, so none of them is ever reachable without it.
 
 export const DOORS = {
-  /** The control API (/_emulator): never with an Authorization header; other hosts need the token. */
-  control: { controlToken: true },
-  /** The dashboard: the control API's door, plus the ?token= login link. */
-  dashboard: { controlToken: true, dashboardLogin: true },
+  /** The control API (/_emulator): never with an Authorization header; other hosts need the token (or the dashboard's session, from its own pages). */
+  control: { controlToken: true, session: 'same-origin' },
+  /** The dashboard: the control API's door, plus the ?token= login link and its session cookie. */
+  dashboard: { controlToken: true, session: 'page' },
   /** The hosted pages: opened by top-level navigation from anywhere, so Origin is checked on form posts only. */
   pages: { allowAuthorization: true, origin: 'unsafe-methods' },
   /** The live stream: its merchant key is its own door. */

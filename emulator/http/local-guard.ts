@@ -3,7 +3,8 @@ import { isIP } from 'node:net';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Services } from '../services.js';
 import { errorBody, sendJson } from '../gateway/envelope.js';
-import { CONTROL_TOKEN_COOKIE, CONTROL_TOKEN_HEADER, CONTROL_TOKEN_QUERY, GUARD_HEADER, hostIsAllowed, type GuardReason } from '../../contract/network.js';
+import { CONTROL_TOKEN_HEADER, CONTROL_TOKEN_QUERY, GUARD_HEADER, hostIsAllowed, SESSION_COOKIE_PREFIX, type GuardReason } from '../../contract/network.js';
+import { SESSION_LIFETIME_MS } from './token-door.js';
 
 // The door of every surface that is not the merchant API: the control API, the live streams,
 // the hosted pages, the OpenAPI documents and the dashboard. They act without a merchant key
@@ -14,11 +15,12 @@ import { CONTROL_TOKEN_COOKIE, CONTROL_TOKEN_HEADER, CONTROL_TOKEN_QUERY, GUARD_
 //   emulator under its own name (Host: attacker.example), so this is what stops it from
 //   reading the answers; names are opt-in, so a compose service name works only once listed.
 // - Callers that are not on this machine (a peer address that is not loopback) reach the
-//   control surfaces only with the control token (Svc-Control-Token header, or the dashboard's
-//   HttpOnly SameSite=Strict cookie); the emulator makes one up when it binds a non-loopback
-//   address without one. Loopback callers need none, as before.
-// - Origin, when present, must be the emulator's own (http:// + the request's Host, or the
-//   --public-url origin). curl and the CLI send none; a browser always sends one on a
+//   control surfaces only with the control token in the Svc-Control-Token header, or with the
+//   dashboard's session cookie where its own pages use it (token-door.ts); the emulator makes a
+//   token up when it binds a non-loopback address without one. Loopback callers need none.
+//   A peer that sends 10 wrong tokens within a minute is answered 429 until the minute is over.
+// - Origin, when present, must be exactly the emulator's own (http:// + the request's Host, or
+//   the --public-url origin). curl and the CLI send none; a browser always sends one on a
 //   cross-site POST or fetch, and "null" (sandboxed frames, file://) is foreign too.
 // - The control API refuses any Authorization header: it is never reachable with a key, and a
 //   merchant integration that points at it by mistake gets a clear 403 instead of acting.
@@ -36,8 +38,13 @@ export interface LocalGuardOptions {
   origin?: 'all' | 'unsafe-methods';
   /** A control surface: callers that are not on this machine need the control token. */
   controlToken?: boolean;
-  /** The dashboard: GET …?token=<token> logs a browser in (cookie) and redirects without it. */
-  dashboardLogin?: boolean;
+  /**
+   * Where the dashboard's session cookie stands in for the token: 'page' (the dashboard: its
+   * login link GET …?token=<token> opens a session, its pages and feed take the cookie),
+   * 'same-origin' (the control API: the cookie with the emulator's own Origin, which the
+   * dashboard's fetches send). Absent: the token alone.
+   */
+  session?: 'page' | 'same-origin';
 }
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -78,21 +85,19 @@ export function isLocalHostName(name: string, services: Services): boolean {
   return WILDCARDS.has(bound) && isIP(name.replace(/^\[|\]$/g, '')) !== 0;
 }
 
-/** Why the request's Origin is foreign, or null when it is absent or the emulator's own. */
+/**
+ * Why the request's Origin is foreign, or null when it is absent or the emulator's own. The
+ * header must be an origin exactly as a browser serializes it, equal to http:// + the Host
+ * header (or to the --public-url origin): no trailing dot, path, slash or userinfo, and the
+ * port as the Host names it (a default port spelt out, or left out, is another origin).
+ */
 export function foreignOrigin(origin: string | undefined, host: string, publicUrl: string | null = null): string | null {
   if (origin === undefined) return null;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return `Origin "${origin}" is not an origin this emulator serves`;
-  }
+  const own = `http://${host.trim().toLowerCase()}`;
+  const given = origin.toLowerCase(); // a host name's case is no part of it
   // Behind a TLS proxy the page's origin is the public URL's (https://…), not http:// + Host.
-  if (publicUrl && origin !== 'null' && url.origin === new URL(publicUrl).origin) return null;
-  if (origin === 'null' || url.protocol !== 'http:' || url.host.toLowerCase() !== new URL(`http://${host.trim()}`).host.toLowerCase()) {
-    return `Origin "${origin}" is not the emulator's own (http://${host.trim()})`;
-  }
-  return null;
+  if (given === own || (publicUrl !== null && given === new URL(publicUrl).origin)) return null;
+  return `Origin "${origin}" is not the emulator's own (${own})`;
 }
 
 /** Compares in constant time (digests of equal length, whatever the lengths given). */
@@ -102,24 +107,46 @@ export function tokenMatches(given: string | undefined, expected: string | null)
   return timingSafeEqual(digest(given), digest(expected));
 }
 
-/** The control token a request carries: the header first, else the dashboard's cookie. */
-function presentedToken(req: Request): string | undefined {
-  const header = req.headers[CONTROL_TOKEN_HEADER.toLowerCase()];
-  if (typeof header === 'string') return header.trim();
+/** The value of the cookie `name` in the request, if it carries one. */
+function cookie(req: Request, name: string): string | undefined {
   const cookies = req.headers.cookie;
   if (!cookies) return undefined;
   for (const part of cookies.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === CONTROL_TOKEN_COOKIE) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
 }
 
-/** The request's URL without the login link's token (other parameters kept), for the redirect. */
+/** The dashboard's session cookie for the port the browser used (see SESSION_COOKIE_PREFIX). */
+function sessionCookieName(host: string): string {
+  return `${SESSION_COOKIE_PREFIX}${HOST_HEADER.exec(host.trim())?.[2] ?? '80'}`;
+}
+
+/**
+ * Where the login link sends the browser: the same page without the token. Always a path of
+ * the dashboard: a target such as /dashboard/..//evil.example/ normalizes to //evil.example/,
+ * which a browser would follow to another site.
+ */
 function withoutToken(originalUrl: string): string {
   const url = new URL(originalUrl, 'http://x');
   url.searchParams.delete(CONTROL_TOKEN_QUERY);
-  return url.pathname + url.search;
+  return /^\/dashboard(?:\/|$)/.test(url.pathname) ? url.pathname + url.search : '/dashboard';
+}
+
+/** The dashboard's log out: the browser's session is forgotten and its cookie cleared. */
+export function endSession(services: Services, req: Request, res: Response): void {
+  const name = sessionCookieName(req.headers.host ?? '');
+  services.tokenDoor.closeSession(cookie(req, name));
+  res.setHeader('Set-Cookie', `${name}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`);
+}
+
+/** Refuses a peer that sent too many wrong tokens: 429 until its window has passed. */
+function throttled(res: Response, waitMs: number): void {
+  const seconds = Math.ceil(waitMs / 1000);
+  res.setHeader(GUARD_HEADER, 'throttle');
+  res.setHeader('Retry-After', String(seconds));
+  sendJson(res, 429, errorBody('RATE_LIMITED', `Refused: too many wrong control tokens from this address; try again in ${seconds} s.`));
 }
 
 /** Express middleware that lets only the emulator's own callers through; see the comment above. */
@@ -142,16 +169,27 @@ export function localOnly(services: Services, options: LocalGuardOptions = {}): 
       if (why) return refuse(res, 'origin', 403, `Refused: ${why}; web pages of other sites cannot call the emulator.`);
     }
     if (options.controlToken) {
+      const peer = req.socket.remoteAddress ?? '';
+      const local = isLoopbackPeer(peer);
+      const door = services.tokenDoor;
+      const wait = local ? 0 : door.blockedFor(peer);
+      if (wait > 0) return throttled(res, wait);
+      const wrongToken = (given: string) => {
+        if (tokenMatches(given, config.controlToken)) return false;
+        if (!local) door.failed(peer);
+        return true;
+      };
       const queryToken = req.query[CONTROL_TOKEN_QUERY];
       if (queryToken !== undefined) {
-        // The login link: the token goes into an HttpOnly cookie and out of the address bar
-        // (and of the history and Referer) at once.
-        if (options.dashboardLogin && req.method === 'GET' && typeof queryToken === 'string') {
-          if (!tokenMatches(queryToken, config.controlToken)) {
+        // The login link: the token is traded for a session (an HttpOnly cookie) and leaves the
+        // address bar (and the history and Referer) at once.
+        if (options.session === 'page' && req.method === 'GET' && typeof queryToken === 'string') {
+          if (wrongToken(queryToken)) {
             return refuse(res, 'token', 401, 'Refused: the token in this dashboard link is not the emulator\'s control token (--control-token, SVC_CONTROL_TOKEN; printed in the ready line).');
           }
           const secure = config.publicUrl?.startsWith('https:') ? '; Secure' : '';
-          res.setHeader('Set-Cookie', `${CONTROL_TOKEN_COOKIE}=${config.controlToken}; HttpOnly; SameSite=Strict; Path=/${secure}`);
+          const maxAge = SESSION_LIFETIME_MS / 1000;
+          res.setHeader('Set-Cookie', `${sessionCookieName(host)}=${door.openSession()}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAge}${secure}`);
           res.setHeader('Cache-Control', 'no-store');
           res.setHeader('Referrer-Policy', 'no-referrer');
           res.redirect(303, withoutToken(req.originalUrl));
@@ -159,15 +197,23 @@ export function localOnly(services: Services, options: LocalGuardOptions = {}): 
         }
         return refuse(res, 'token', 401, `Refused: a control token in the query string is accepted only by the dashboard's login link; send it in the ${CONTROL_TOKEN_HEADER} header.`);
       }
-      if (!isLoopbackPeer(req.socket.remoteAddress) && !tokenMatches(presentedToken(req), config.controlToken)) {
-        return refuse(
-          res,
-          'token',
-          401,
-          config.controlToken === null
-            ? 'Refused: this surface answers callers on the emulator\'s machine only; start the emulator with --control-token (env SVC_CONTROL_TOKEN) to let other hosts in.'
-            : `Refused: callers from other hosts need the control token: send the ${CONTROL_TOKEN_HEADER} header (svc: --control-token or SVC_CONTROL_TOKEN), or open the dashboard once through {public_url}/dashboard?token=<token>.`,
-        );
+      if (!local) {
+        const header = req.headers[CONTROL_TOKEN_HEADER.toLowerCase()];
+        // The session cookie counts where the dashboard's own pages use it: its pages and feed,
+        // and the control API when the request comes from one of its pages (Origin present and
+        // the emulator's own: checked above). Never in the header: it is not the token.
+        const sessionCounts = options.session === 'page' || (options.session === 'same-origin' && req.headers.origin !== undefined);
+        const allowed = typeof header === 'string' ? !wrongToken(header.trim()) : sessionCounts && door.hasSession(cookie(req, sessionCookieName(host)));
+        if (!allowed) {
+          return refuse(
+            res,
+            'token',
+            401,
+            config.controlToken === null
+              ? 'Refused: this surface answers callers on the emulator\'s machine only; start the emulator with --control-token (env SVC_CONTROL_TOKEN) to let other hosts in.'
+              : `Refused: callers from other hosts need the control token: send the ${CONTROL_TOKEN_HEADER} header (svc: --control-token or SVC_CONTROL_TOKEN), or open the dashboard once through {public_url}/dashboard?token=<token>.`,
+          );
+        }
       }
     }
     if (!options.allowAuthorization && req.headers.authorization !== undefined) {

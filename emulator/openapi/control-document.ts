@@ -18,6 +18,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Refused at the door: a Host that does not name the emulator, a foreign Origin, or an Authorization header',
   404: 'No such record (or a path parameter with malformed percent-encoding)',
   409: 'The record is not in a state that allows this',
+  429: 'Refused at the door: this address sent 10 wrong control tokens within a minute (see Retry-After)',
   422: 'Well-formed but invalid values (also a body that is not JSON, or an unknown query parameter)',
   423: 'Locked (too many wrong PINs)',
   500: 'Internal error',
@@ -27,6 +28,7 @@ const STATUS_TEXT: Record<number, string> = {
 /** Example messages; clients switch on `code`, and messages may change between versions. */
 const ERROR_MESSAGES: Partial<Record<ErrorCode, string>> = {
   UNAUTHORIZED: `Refused: callers from other hosts need the control token: send the ${CONTROL_TOKEN_HEADER} header.`,
+  RATE_LIMITED: 'Refused: too many wrong control tokens from this address; try again in 42 s.',
   FORBIDDEN: 'The control API is not reachable with an Authorization header (a merchant API key or any other); call it without one.',
   NOT_FOUND: 'No such payee.',
   VALIDATION_ERROR: 'query: unknown parameter "x" (this route takes none)',
@@ -47,9 +49,11 @@ function controlErrorCodes(route: ControlRoute): ErrorCode[] {
 
 /** The door's refusals say which check refused them. */
 function errorHeaders(status: number): JsonSchema {
-  if (status !== 401 && status !== 403) return {};
-  const guard = { description: 'Which check of the door refused the request (host, origin, authorization or token)', schema: { type: 'string', enum: ['host', 'origin', 'authorization', 'token'] } };
-  return status === 401 ? { [GUARD_HEADER]: guard, 'WWW-Authenticate': { description: `Names the ${CONTROL_TOKEN_HEADER} header`, schema: { type: 'string' } } } : { [GUARD_HEADER]: guard };
+  const guard = { description: 'Which check of the door refused the request (host, origin, authorization, token or throttle)', schema: { type: 'string', enum: ['host', 'origin', 'authorization', 'token', 'throttle'] } };
+  if (status === 401) return { [GUARD_HEADER]: guard, 'WWW-Authenticate': { description: `Names the ${CONTROL_TOKEN_HEADER} header`, schema: { type: 'string' } } };
+  if (status === 403) return { [GUARD_HEADER]: guard };
+  if (status === 429) return { [GUARD_HEADER]: guard, 'Retry-After': { description: 'Seconds until the address may present a token again', schema: { type: 'integer', minimum: 1 } } };
+  return {};
 }
 
 function operationOf(route: ControlRoute): OperationSpec {
@@ -86,7 +90,7 @@ export function buildControlOpenApi(routes: ControlRoute[], options: DocumentOpt
       description:
         'The emulator\'s own API, used by `svc emulator …`, the testing API and the dashboard; a real service has none. ' +
         'It takes no API key: callers on the emulator\'s machine (loopback) need nothing, callers on other hosts send the control token ' +
-        `in the \`${CONTROL_TOKEN_HEADER}\` header (\`--control-token\`, printed in the ready line). A request with an \`Authorization\` header, ` +
+        `in the \`${CONTROL_TOKEN_HEADER}\` header (\`--control-token\`, printed in the ready line); 10 wrong tokens from one address within a minute are answered 429 until the minute has passed. A request with an \`Authorization\` header, ` +
         'a `Host` that does not name the emulator or a foreign `Origin` is refused (403, with `Svc-Guard` naming the check). ' +
         'Success bodies are `{ success: true, data }`; failures are `{ success: false, error: { code, message } }` (see ErrorEnvelope). ' +
         'Every response carries `X-Trace-ID`. The merchant API is described at /openapi.yaml.',

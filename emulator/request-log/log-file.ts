@@ -102,7 +102,7 @@ export class LogFile {
     const last = this.segments[this.segments.length - 1];
     try {
       if (!this.out.isOpen) {
-        mkdirSync(this.dir, { recursive: true });
+        mkdirSync(this.dir, { recursive: true, mode: 0o700 }); // private, like the data dir
         this.out.open(join(this.dir, fileName(this.world, last.k)));
       }
       if (parts.length > 0) this.out.append(parts.length === 1 ? parts[0] : Buffer.concat(parts));

@@ -94,7 +94,7 @@ export class FileStore extends MemoryStore {
   }
 
   static async open(dir: string, options: FileStoreOptions = {}): Promise<FileStore> {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 }); // private: it holds keys (data-dir.ts)
     const unlock = lockDataDir(dir);
     const store = new FileStore(dir, options);
     store.unlock = unlock;

@@ -17,7 +17,8 @@ export interface StoreFs {
 }
 
 export const realFs: StoreFs = {
-  openSync: (path, flags) => fs.openSync(path, flags),
+  // Every file the store (or the request log) creates holds keys or secrets: 0600, whatever the umask (data-dir.ts).
+  openSync: (path, flags) => fs.openSync(path, flags, 0o600),
   writeSync: (fd, data, offset) => (typeof data === 'string' ? fs.writeSync(fd, data) : fs.writeSync(fd, data, offset ?? 0)),
   fsyncSync: (fd) => fs.fsyncSync(fd),
   fsync: (fd) => new Promise((ok, fail) => fs.fsync(fd, (err) => (err ? fail(err) : ok()))),

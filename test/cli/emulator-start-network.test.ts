@@ -51,7 +51,7 @@ test('--allow-host * is spelled out and warned about; listed names are shown', a
 });
 
 test('SVC_ALLOWED_HOSTS, SVC_PUBLIC_URL and SVC_CONTROL_TOKEN configure it when the flags are absent', async () => {
-  const token = 'tok_from_the_environment_0001';
+  const token = 'tok_from_the_environment_0123456789';
   const run = startCli(['emulator', 'start', '--port', '0', '--data-dir', tempDir(), '--json'], {
     env: { SVC_ALLOWED_HOSTS: 'svc,app', SVC_PUBLIC_URL: 'http://svc:4242', SVC_CONTROL_TOKEN: token },
   });

@@ -44,6 +44,24 @@ describe('control API', () => {
     assert.equal(await merchantBalance(emu, 'mer_acme', 'test', 'USD'), before + 3 * 777);
   });
 
+  test("an Origin counts only when it is exactly the emulator's: a trailing dot, a path, userinfo or a mismatched default port is refused", async () => {
+    const before = await merchantBalance(emu, 'mer_acme', 'test', 'USD');
+    const variants: Array<[string, Record<string, string>]> = [
+      ['trailing dot', { origin: `http://127.0.0.1.:${port}` }],
+      ['a path', { origin: `http://127.0.0.1:${port}/x` }],
+      ['a trailing slash', { origin: `http://127.0.0.1:${port}/` }],
+      ['userinfo', { origin: `http://user@127.0.0.1:${port}` }],
+      ['the default port spelt out', { host: 'localhost', origin: 'http://localhost:80' }],
+      ['the default port left out', { host: 'localhost:80', origin: 'http://localhost' }],
+    ];
+    for (const [what, headers] of variants) {
+      const res = await raw('POST', '/_emulator/wallets/top-up', { 'content-type': 'application/json', ...headers }, TOP_UP);
+      assertRefused(res, /Origin/);
+      assert.equal(res.headers['svc-guard'], 'origin', what);
+    }
+    assert.equal(await merchantBalance(emu, 'mer_acme', 'test', 'USD'), before, 'no money moved');
+  });
+
   test('GET /_emulator/keys under a foreign Host (DNS rebinding) returns no key', async () => {
     for (const host of ['attacker.example', `attacker.example:${port}`, `localhost.attacker.example:${port}`, '127.0.0.1.nip.io', `[::2]:${port}`]) {
       const res = await raw('GET', '/_emulator/keys', { host });

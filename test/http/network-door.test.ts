@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { idem, KEYS, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
 import { rawRequest, type RawResponse } from '../helpers/raw-http.js';
@@ -64,15 +65,23 @@ describe('allowed names', () => {
     }
   });
 
-  test('the dashboard login link sets an HttpOnly SameSite=Strict cookie and redirects without the token', async () => {
+  test('the dashboard login link trades the token for a session cookie (HttpOnly, SameSite=Strict, named by the port) and redirects without the token', async () => {
     const res = await get(`/dashboard/time?token=${TOKEN}&view=1`, 'svc');
     assert.equal(res.status, 303, res.text);
     assert.equal(res.headers.location, '/dashboard/time?view=1');
     const cookie = String(res.headers['set-cookie']);
-    assert.match(cookie, new RegExp(`^svc_control_token=${TOKEN};`));
-    assert.match(cookie, /HttpOnly/);
-    assert.match(cookie, /SameSite=Strict/);
+    const [, name, value] = /^([^=]+)=([^;]*);/.exec(cookie) ?? [];
+    assert.equal(name, `svc_session_${port}`);
+    assert.match(value!, /^[A-Za-z0-9_-]{43}$/, 'an opaque random value (256 bits)');
+    assert.ok(!cookie.includes(TOKEN), 'the token never goes into a cookie');
+    assert.match(cookie, /; HttpOnly/);
+    assert.match(cookie, /; SameSite=Strict/);
+    assert.match(cookie, /; Path=\//);
+    assert.match(cookie, /; Max-Age=43200/, '12 hours');
     assert.equal(res.headers['cache-control'], 'no-store');
+    // Each login is a session of its own.
+    const again = await get(`/dashboard?token=${TOKEN}`, 'svc');
+    assert.notEqual(/=([^;]*);/.exec(String(again.headers['set-cookie']))?.[1], value);
     // A wrong token logs nobody in and sets nothing.
     const wrong = await get('/dashboard?token=tok_wrong_wrong_wrong_wrong', 'svc');
     assertGuard(wrong, 401, 'token', /not the emulator's control token/);
@@ -80,6 +89,27 @@ describe('allowed names', () => {
     // POST with a token in the query is no login.
     const post = await rawRequest(emu.localUrl, 'POST', `/dashboard?token=${TOKEN}`, { headers: { host: `svc:${port}` } });
     assertGuard(post, 401, 'token', /query string/);
+  });
+
+  test('the login redirect is always a path of the dashboard, never another site (open redirect)', async () => {
+    // Request targets sent byte for byte (a URL object would resolve the dot segments first).
+    const exact = (target: string) =>
+      new Promise<{ status: number; location: string | undefined }>((ok, fail) => {
+        const req = httpRequest({ host: '127.0.0.1', port: Number(port), path: target, headers: { host: `svc:${port}` } }, (res) => {
+          res.resume();
+          ok({ status: res.statusCode ?? 0, location: res.headers.location });
+        });
+        req.on('error', fail).end();
+      });
+    for (const target of ['/dashboard/..//evil.example/', '/dashboard/../..//evil.example/x', '/dashboard/%2e%2e//evil.example/', '/dashboard/..%2f%2fevil.example/', '/dashboard/../\\evil.example/', '/dashboard/..//evil.example/dashboard', 'http://evil.example/dashboard/..//evil.example/']) {
+      const res = await exact(`${target}?token=${TOKEN}`);
+      assert.equal(res.status, 303, target);
+      assert.match(String(res.location), /^\/dashboard(\/|\?|$)/, `${target} → ${res.location}`);
+      // Resolved as a browser does, it stays on the emulator.
+      assert.equal(new URL(String(res.location), `http://svc:${port}/dashboard/x`).origin, `http://svc:${port}`, target);
+    }
+    // A page of the dashboard keeps its path and other parameters.
+    assert.equal((await exact(`/dashboard/records/payments?q=pay_1&token=${TOKEN}`)).location, '/dashboard/records/payments?q=pay_1');
   });
 
   test('test endpoints may use plain http:// to a listed name; live ones may not; unlisted names never', async () => {
@@ -125,6 +155,10 @@ describe('public URL', () => {
     assert.equal((await post('https://svc.dev.example.test')).status, 200);
     assertGuard(await post('https://attacker.example'), 403, 'origin', /not the emulator's own/);
     assertGuard(await post('http://svc.dev.example.test:8443'), 403, 'origin', /not the emulator's own/);
+    // Exactly the public URL's origin: not with its default port spelt out, a path or a trailing dot.
+    for (const origin of ['https://svc.dev.example.test:443', 'https://svc.dev.example.test/', 'https://svc.dev.example.test.']) {
+      assertGuard(await post(origin), 403, 'origin', /not the emulator's own/);
+    }
   });
 });
 
@@ -134,7 +168,9 @@ describe('bound off loopback', () => {
     const emu = await startTestEmulator({ host: '0.0.0.0', dataDir });
     try {
       const info = emu.readyInfo();
+      // 32 base64url characters: 192 random bits.
       assert.match(String(info.control_token), /^svc_ctl_[A-Za-z0-9_-]{32}$/);
+      assert.equal(Buffer.from(String(info.control_token).slice(8), 'base64url').length, 24);
       assert.equal(emu.controlToken, info.control_token);
       assert.doesNotMatch(info.base_url, /0\.0\.0\.0/);
       assert.equal(emu.localUrl, `http://127.0.0.1:${new URL(info.base_url).port}`);
@@ -171,6 +207,7 @@ describe('bound off loopback', () => {
       [{ publicUrl: 'http://svc:4242/?x=1' }, '--public-url'],
       [{ controlToken: 'short' }, '--control-token'],
       [{ controlToken: 'has space in it 0123456789' }, '--control-token'],
+      [{ controlToken: 'abababababababababababababababababab' }, '--control-token'],
     ];
     for (const [options, flag] of cases) {
       await assert.rejects(startEmulator({ port: 0, store: 'memory', ...options }), (err: Error) => err.message.includes(flag), JSON.stringify(options));
@@ -188,7 +225,11 @@ describe('CLI flags', () => {
       [['--public-url', 'ftp://svc'], {}, /--public-url <url>.*http:\/\/ or https:\/\//],
       [[], { SVC_PUBLIC_URL: 'http://u:p@svc' }, /SVC_PUBLIC_URL: .*credentials/],
       [['--control-token', ''], {}, /--control-token <token>.*is empty/],
-      [['--control-token', 'short'], {}, /--control-token <token>.*16 to 256/],
+      [['--control-token', 'short'], {}, /--control-token <token>.*at least 32 .*characters of A-Z, a-z, 0-9, "_" and "-", with at least 10 different characters \(this one is 5 characters\)/],
+      [['--control-token', '0123456789abcdef'], {}, /--control-token <token>.*at least 32/],
+      [['--control-token', 'a'.repeat(40)], {}, /--control-token <token>.*at least 10 different characters \(this one has 1\)/],
+      [['--control-token', `${'ab'.repeat(20)}.~`], {}, /--control-token <token>.*some of them not allowed/],
+      [[], { SVC_CONTROL_TOKEN: 'aaaaaaaaaaaaaaaa' }, /SVC_CONTROL_TOKEN.*at least 32/],
     ];
     for (const [flags, env, message] of cases) {
       const r = await runInProcess(['emulator', 'start', '--port', '0', '--data-dir', tempDir(), ...flags], { env });
@@ -197,6 +238,6 @@ describe('CLI flags', () => {
     }
     const bad = await runInProcess(['payments', 'list', '--base-url', 'http://127.0.0.1:9', '--api-key', KEYS.acmeTest], { env: { SVC_CONTROL_TOKEN: 'bad token' } });
     assert.equal(bad.code, 2, bad.stderr);
-    assert.match(bad.stderr, /SVC_CONTROL_TOKEN must be 16 to 256/);
+    assert.match(bad.stderr, /SVC_CONTROL_TOKEN must be at least 32 \(at most 256\) characters of A-Z, a-z, 0-9, "_" and "-", with at least 10 different characters/);
   });
 });

@@ -16,7 +16,7 @@ import { repoRoot, untilExit, type ExampleRun } from '../examples/example-run.js
 // Needs root (namespaces); without it the file skips and says why.
 
 const PORT = 4242;
-const TOKEN = 'tok_examples_remote_0123456789';
+const TOKEN = 'tok_examples_remote_0123456789_abcdef';
 const TEST_KEY = 'svc_test_acme0all0scopes0000000000001';
 const unavailable = netnsUnavailable();
 

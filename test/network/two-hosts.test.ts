@@ -250,9 +250,10 @@ describe('the emulator on one network host, its users on another', { skip: unava
       assert.equal(opened?.status(), 200);
       assert.equal(page.url(), `${PUBLIC_URL}/dashboard/time`);
       const cookies = await context.cookies(PUBLIC_URL);
-      const cookie = cookies.find((c) => c.name === 'svc_control_token');
+      // A session of the dashboard, not the token (test/network/dashboard-session.test.ts).
+      const cookie = cookies.find((c) => c.name === `svc_session_${PORT}`);
       assert.ok(cookie, JSON.stringify(cookies));
-      assert.equal(cookie.value, TOKEN);
+      assert.notEqual(cookie.value, TOKEN);
       assert.equal(cookie.httpOnly, true);
       assert.equal(cookie.sameSite, 'Strict');
 

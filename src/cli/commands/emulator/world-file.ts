@@ -29,7 +29,7 @@ export async function importWorld(emulator: RunningEmulator, dir: string): Promi
 export function exportWorld(emulator: RunningEmulator, dir: string): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, FILE);
-  writeFileSync(`${file}.tmp`, JSON.stringify(emulator.snapshot()));
+  writeFileSync(`${file}.tmp`, JSON.stringify(emulator.snapshot()), { mode: 0o600 }); // it holds every key and secret
   renameSync(`${file}.tmp`, file);
   return file;
 }
