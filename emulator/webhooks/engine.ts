@@ -15,6 +15,7 @@ import { attemptHeaders, Sender, type AttemptOutcome } from '../../contract/webh
 import { Fifo } from './fifo.js';
 import { isoMicros } from '../ids.js';
 import { applyDeliveryFault, takeDeliveryFault } from '../faults/delivery.js';
+import { messageOf } from '../../contract/errors.js';
 
 // The delivery engine: turns the outbox's deliveries into signed POSTs on the schedule.
 //
@@ -327,7 +328,7 @@ export class DeliveryEngine {
     } catch (err) {
       // The store refused the write: the deliveries are still due; the scheduler tries them
       // again a little later on the clock (not at once: a full disk would make that a loop).
-      this.services.log.warn(`webhooks: could not record ${batch.length} attempt(s) and ${starting.length} start(s): ${(err as Error).message}`);
+      this.services.log.warn(`webhooks: could not record ${batch.length} attempt(s) and ${starting.length} start(s): ${messageOf(err)}`);
       const later = clock.now() + RETRY_AFTER_FAILURE_MS;
       for (const { deliveryId } of [...batch, ...starting]) if (this.running) this.services.scheduler.recheck(DELIVERIES, deliveryId, later);
       for (const s of starting) s.go(false);

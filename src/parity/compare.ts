@@ -1,4 +1,4 @@
-import { ENUM_FIELDS } from './normalize.js';
+import { ENUM_FIELDS, TOO_DEEP } from './normalize.js';
 import type { IgnoreEntry, RecordedScenario, RecordedStep } from './snapshot.js';
 
 // The comparator: a recording (expected) against a fresh run (actual), step by step. What
@@ -32,9 +32,17 @@ export interface ScenarioTally {
   skipped?: string;
 }
 
+/** A step one side did not play (RecordedStep.skipped): said, never compared. */
+export interface SkippedStep {
+  scenario: string;
+  step: string;
+  reason: string;
+}
+
 export interface Comparison {
   differences: Difference[];
   tally: ScenarioTally[];
+  skipped: SkippedStep[];
   /** Steps only one side has (the suite changed since the recording): reported, not failed. */
   notes: string[];
 }
@@ -65,6 +73,8 @@ interface Walk {
 }
 
 function compareValue(w: Walk, exp: Json, act: Json, path: string, key: string, shapeOnly: boolean, enumItems: boolean): void {
+  // What was cut off was not compared: a difference on either side, even the same depth on both.
+  if (exp === TOO_DEEP || act === TOO_DEEP) return w.push(path, exp, act);
   if (exp === undefined || act === undefined || typeOf(exp) !== typeOf(act)) {
     if (exp !== undefined || act !== undefined) w.push(path, exp, act);
     return;
@@ -170,6 +180,7 @@ export function compareRuns(expected: RecordedScenario[], actual: RecordedScenar
   const differences: Difference[] = [];
   const tally: ScenarioTally[] = [];
   const notes: string[] = [];
+  const skipped: SkippedStep[] = [];
   const actualByName = new Map(actual.map((s) => [s.name, s]));
   for (const exp of expected) {
     const act = actualByName.get(exp.name);
@@ -192,6 +203,10 @@ export function compareRuns(expected: RecordedScenario[], actual: RecordedScenar
         notes.push(`${exp.name}/${step.name}: in the snapshot, not in this version's suite`);
         continue;
       }
+      if (step.skipped !== undefined || now.skipped !== undefined) {
+        skipped.push({ scenario: exp.name, step: step.name, reason: now.skipped !== undefined ? `skipped now: ${now.skipped}` : `skipped when recorded: ${step.skipped}` });
+        continue;
+      }
       row.compared++;
       compareStep(step, now, (where, e, a) => {
         const d: Difference = { scenario: exp.name, step: step.name, route: routeOf(now), where, expected: e, actual: a };
@@ -211,5 +226,5 @@ export function compareRuns(expected: RecordedScenario[], actual: RecordedScenar
       tally.push({ scenario: act.name, steps: act.steps.length, compared: 0, differences: 0, ignored: 0, skipped: 'not in the snapshot' });
     }
   }
-  return { differences, tally, notes };
+  return { differences, tally, skipped, notes };
 }

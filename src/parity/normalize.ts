@@ -35,6 +35,11 @@ const ID_IN = /\b([a-z][a-z0-9]*(?:_[a-z0-9]+)*?)_((?=[A-Za-z0-9]*[A-Z0-9])[A-Za
 /** {checkout_url}/mandate/{id} and its siblings: the spec's approval URL forms. */
 const CHECKOUT_FORM = /^https?:\/\/.+?\/((?:mandate|wallet-mandate|payroll-approval)\/[^/?#]+)$/;
 
+/** How deep a recorded answer goes; the spec's bodies nest a handful of levels. */
+export const MAX_DEPTH = 64;
+/** What stands for everything nested past MAX_DEPTH. */
+export const TOO_DEEP = `<nested deeper than ${MAX_DEPTH} levels>`;
+
 /** `2026-11-25T17:54:12.251000Z` → `<timestamp:YYYY-MM-DDThh:mm:ss.ffffffZ>` (the format, digits of the fraction included). */
 export function timestampFormat(value: string): string | undefined {
   const m = TIMESTAMP.exec(value);
@@ -118,17 +123,20 @@ export class Normalizer {
     return out;
   }
 
-  /** A JSON body, deeply; `lists` are JSON paths (`$.data.payments`) whose rows allocate no numbers. */
-  body(value: unknown, lists: string[] = [], path = '$', inList = false, key = ''): unknown {
+  /**
+   * A JSON body, deeply; `lists` are JSON paths (`$.data.payments`) whose rows allocate no
+   * numbers. Nesting past MAX_DEPTH becomes TOO_DEEP, so a host answering thousands of levels
+   * is a difference at that path, not a stack overflow.
+   */
+  body(value: unknown, lists: string[] = [], path = '$', inList = false, key = '', depth = 0): unknown {
     if (typeof value === 'string') return this.string(value, key, !inList);
+    if (value === null || typeof value !== 'object') return value;
+    if (depth >= MAX_DEPTH) return TOO_DEEP;
     if (Array.isArray(value)) {
       const rows = inList || lists.includes(path);
-      return value.map((v, i) => this.body(v, lists, `${path}[${i}]`, rows, key));
+      return value.map((v, i) => this.body(v, lists, `${path}[${i}]`, rows, key, depth + 1));
     }
-    if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.body(v, lists, `${path}.${k}`, inList, k)]));
-    }
-    return value;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.body(v, lists, `${path}.${k}`, inList, k, depth + 1)]));
   }
 
   /** A request path as sent: ids and codes already seen become their placeholders. */

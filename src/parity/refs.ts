@@ -79,6 +79,9 @@ function resolveOne(ref: string, ctx: RefContext): unknown {
   if (!answer) throw new Unresolved(`\${${ref}}: step ${m[1]} has no answer`);
   const [value] = valuesAt(dataOf(answer), m[2]);
   if (value === undefined) throw new Unresolved(`\${${ref}}: the answer of step ${m[1]} (HTTP ${answer.status}) has no ${m[2]}`);
+  // A reference stands for one value (an id, an amount): an object or array there is a host
+  // answering another shape (and turning one of thousands of levels into text would overflow the stack).
+  if (value !== null && typeof value === 'object') throw new Unresolved(`\${${ref}}: the answer of step ${m[1]} has ${Array.isArray(value) ? 'an array' : 'an object'} at ${m[2]}, not a value`);
   return value;
 }
 

@@ -38,6 +38,7 @@ export function checkLines(c: Comparison): string[] {
   const accepted = c.differences.filter((d) => d.ignored !== undefined);
   for (const d of open) lines.push(`DIFF  ${differenceLine(d)}`);
   for (const d of accepted) lines.push(`ignored  ${differenceLine(d)}  — ${d.ignored}`);
+  for (const s of c.skipped) lines.push(`skipped  ${s.scenario}/${s.step}  — ${s.reason}`);
   for (const n of c.notes) lines.push(`note  ${n}`);
   if (lines.length) lines.push('');
   const t = totals(c.tally);

@@ -19,7 +19,8 @@ export interface RunOptions {
   baseUrl: string;
   keys: { main: string; other?: string; restricted?: string };
   vars: Record<string, string>;
-  webhook?: { url: string; receiver: WebhookReceiver; waitMs: number };
+  /** With `skip`, the delivery steps are recorded as skipped for that reason instead of waited for. */
+  webhook?: { url: string; receiver: WebhookReceiver; waitMs: number; skip?: string };
   timeoutMs: number;
   scenarios: Scenario[];
   /** Called after each scenario (progress on stderr). */
@@ -206,7 +207,8 @@ async function deliveriesStep(step: DeliveriesStep, options: RunOptions, ctx: Re
     if (!(err instanceof Unresolved)) throw err;
     return { name: step.name, route: null, request, not_run: err.message };
   }
-  const { receiver, waitMs } = options.webhook!;
+  const { receiver, waitMs, skip } = options.webhook!;
+  if (skip !== undefined) return { name: step.name, route: null, request, skipped: skip };
   const got = await receiver.waitFor(step.events, since, waitMs);
   const deliveries = [];
   for (const event of step.events) {

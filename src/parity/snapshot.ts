@@ -26,6 +26,8 @@ export const RecordedStep = z.strictObject({
   request: z.strictObject({ method: z.string(), path: z.string() }),
   /** Why the step could not run (an earlier answer it refers to is missing); absent when it ran. */
   not_run: z.string().optional(),
+  /** Why the step was not played although it could run (deliveries from an emulator whose clock is manual); never compared. */
+  skipped: z.string().optional(),
   status: z.int().optional(),
   headers: z.record(z.string(), z.string()).optional(),
   body: z.unknown().optional(),

@@ -140,7 +140,7 @@ test('flag errors are exit 2 before anything is sent; an unreachable host is exi
   }
   const noFolder = await runBinary(['parity', 'record', '--base-url', `http://127.0.0.1:${port}`, '--api-key', KEYS.acmeTest, '--out', join(tempDir('svc-parity-out-'), 'missing', 'x.json')]);
   assert.equal(noFolder.code, 2, 'said before the run (the host is not even up)');
-  assert.match(noFolder.stderr, /^error: cannot write --out .*x\.json: its folder does not exist\.$/m);
+  assert.match(noFolder.stderr, /^error: cannot write --out .*x\.json: its folder does not exist\. Nothing was sent\.$/m);
   const down = await runBinary(['parity', 'check', ...base]);
   assert.equal(down.code, 1);
   assert.match(down.stderr, /^error: NETWORK_ERROR: nothing is listening at /m);

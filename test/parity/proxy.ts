@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 // A small host in front of an emulator for the parity proofs: it forwards every request as is,
 // keeps the path of each one (what a host that is not an svc emulator would see), and may
-// rewrite the JSON answers (a renamed field, another error code) to play a drifting host.
+// rewrite the JSON answers (a renamed field, another error code) to play a drifting host; a
+// rewrite that returns a string sends that text as the answer.
 
 export interface Proxy {
   url: string;
@@ -12,10 +13,11 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
-export async function startProxy(target: string, rewrite: (body: any) => any = (b) => b): Promise<Proxy> {
+export async function startProxy(target: string, rewrite: (body: any, request: string) => any = (b) => b): Promise<Proxy> {
   const seen: string[] = [];
   const server: Server = createServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
+    const line = `${req.method} ${req.url}`;
+    seen.push(line);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -26,7 +28,8 @@ export async function startProxy(target: string, rewrite: (body: any) => any = (
         up.on('end', () => {
           let body = Buffer.concat(out).toString('utf8');
           try {
-            body = JSON.stringify(rewrite(JSON.parse(body)));
+            const rewritten = rewrite(JSON.parse(body), line);
+            body = typeof rewritten === 'string' ? rewritten : JSON.stringify(rewritten);
           } catch {
             /* not JSON: as is */
           }

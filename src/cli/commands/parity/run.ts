@@ -10,8 +10,9 @@ import { WebhookReceiver } from '../../../parity/receiver.js';
 import { readSnapshot, SnapshotFileError, writeSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapshot, type RecordedScenario } from '../../../parity/snapshot.js';
 import { compareRuns } from '../../../parity/compare.js';
 import { checkLines, totals } from '../../../parity/report.js';
-import { accessSync, constants } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { ControlApi } from '../../../client/control.js';
 import { messageOf } from '../../../../contract/errors.js';
 
 // `svc parity record` and `check`: flags → the runner's options (refusing a live key before
@@ -113,7 +114,8 @@ async function play(p: Prepared, flags: SuiteFlags, out: Output): Promise<Record
     }
   }
   try {
-    const webhook = receiver && p.webhook ? { url: p.webhook.url || `http://127.0.0.1:${receiver.port}/svc-parity/webhooks`, receiver, waitMs: flags.webhookWait } : undefined;
+    const skip = receiver && p.emulator ? await manualClock(p, flags.timeout) : undefined;
+    const webhook = receiver && p.webhook ? { url: p.webhook.url || `http://127.0.0.1:${receiver.port}/svc-parity/webhooks`, receiver, waitMs: flags.webhookWait, skip } : undefined;
     // Under --json stderr holds nothing but an error's one JSON object (main.ts).
     if (!flags.json) out.status(`Running ${p.options.scenarios.length} scenario(s) against ${p.target.baseUrl}${p.emulator ? ' (svc emulator fixtures)' : ''}…`);
     return await runSuite({
@@ -126,6 +128,35 @@ async function play(p: Prepared, flags: SuiteFlags, out: Output): Promise<Record
   } finally {
     await receiver?.close();
   }
+}
+
+/**
+ * Why an emulator target will not deliver during the run, or undefined: on a manual clock its
+ * webhook attempts wait for a clock advance, and the suite calls /v1 only. The one control API
+ * request of a run, made only when the target is an svc emulator; any failure of it leaves the
+ * deliveries to be waited for as usual.
+ */
+async function manualClock(p: Prepared, timeoutMs: number): Promise<string | undefined> {
+  try {
+    const { data } = await new ControlApi({ baseUrl: p.target.baseUrl, controlToken: p.target.controlToken, timeoutMs }).clock();
+    if (data.mode === 'manual') return `the emulator runs --clock manual: its webhook attempts wait for a clock advance, and svc parity calls /v1 only (start it with --clock system to compare deliveries)`;
+  } catch {
+    // not answering as an emulator: the delivery steps say what arrived
+  }
+  return undefined;
+}
+
+/** Fails before any request when `file` cannot be written: a missing folder, a folder itself, a path under a file, a read-only place. */
+function writableOut(file: string, flag: string): void {
+  const existed = existsSync(file);
+  try {
+    closeSync(openSync(file, 'a'));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'its folder does not exist' : code === 'EISDIR' ? 'it is a folder' : code === 'ENOTDIR' ? 'part of its path is a file' : messageOf(err);
+    throw new UsageError(`cannot write --out ${flag}: ${why}. Nothing was sent.`);
+  }
+  if (!existed) rmSync(file, { force: true });
 }
 
 const versionOf = (cmd: Command): string => {
@@ -143,12 +174,8 @@ const shownHost = (baseUrl: string) => {
 export async function record(_a: string[], flags: SuiteFlags & { out: string }, io: CliIO, cmd: Command): Promise<void> {
   const p = prepare(flags, io);
   const file = resolvePath(io.cwd, flags.out);
-  try {
-    // A recording takes seconds: an --out that cannot be written is said before, not after.
-    accessSync(dirname(file), constants.W_OK);
-  } catch (err) {
-    throw new UsageError(`cannot write --out ${flags.out}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : messageOf(err)}.`);
-  }
+  // A recording takes seconds and many requests: an --out that cannot be written is said before.
+  writableOut(file, flags.out);
   const out = new Output(io, Boolean(flags.json));
   const scenarios = await play(p, flags, out);
   const snapshot: Snapshot = {
@@ -227,6 +254,7 @@ export async function check(_a: string[], flags: SuiteFlags & { snapshot: string
     totals: sum,
     differences: comparison.differences.filter((d) => d.ignored === undefined),
     ignored: comparison.differences.filter((d) => d.ignored !== undefined),
+    skipped_steps: comparison.skipped,
     notes: comparison.notes,
     scenarios: comparison.tally,
   };
