@@ -1,14 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { idem, request, tempDir } from '../helpers/emulator.js';
 import { svcProcesses, type SvcProcess } from '../helpers/svc-process.js';
 
 // At most seven sends per delivery, whatever is killed (issue 38): an attempt is written as
-// started before it is sent, and one a kill -9 cut off counts as a failed attempt after the
-// restart instead of going out again. Real `svc emulator start` processes on one data dir
+// started before it is sent (and not sent when that write is refused), and one a kill -9 cut
+// off counts as a failed attempt after the restart instead of going out again. Real `svc emulator start` processes on one data dir
 // (manual clock), a receiver that always answers 500, and kills that land while an advance
 // has attempts on the wire (the receiver holds its answers until the kill).
 
@@ -139,5 +140,56 @@ test('30 deliveries to a receiver that always answers 500, 10 kill -9s inside cl
     receiver.closeAllConnections();
     await new Promise<void>((ok) => receiver.close(() => ok()));
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('an attempt whose start cannot be written is not sent; once the disk takes writes again it goes out and is recorded once', { timeout: 60_000 }, async (t) => {
+  const dataDir = tempDir('svc-start-refused-');
+  const faults = join(dataDir, '..', `${dataDir.split('/').pop()}.faults`);
+  const procs = svcProcesses(t.signal);
+  let received = 0;
+  const receiver = createServer((req, res) => req.resume().on('end', () => (received++, res.writeHead(200).end('ok'))));
+  await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
+  const start = () => procs.start(['--port', '0', '--data-dir', dataDir, '--quiet', '--clock', 'manual'], { SVC_TEST_STORE_FAULTS: faults });
+  const control = (svc: SvcProcess, method: string, path: string, body?: unknown) => request(svc.ready.base_url, method, `/_emulator${path}`, { key: null, body });
+  try {
+    let svc = await start();
+    const ep = await request(svc.ready.base_url, 'POST', '/v1/api/webhook-endpoints', { body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['payment.completed'] } });
+    assert.equal(ep.status, 201, ep.text);
+    const link = await request(svc.ready.base_url, 'POST', '/v1/api/payment-links', { idempotencyKey: idem('link'), body: { title: 'refused', amount: 100, currency: 'USD' } });
+    const paid = await request(svc.ready.base_url, 'POST', `/v1/api/payment-links/${link.json.data.id}/simulate`, { body: { outcome: 'completed', method: 'card' } });
+    assert.equal(paid.status, 201, paid.text);
+
+    writeFileSync(faults, 'write ENOSPC journal-\n'); // the store's journal refuses every write
+    const due = await control(svc, 'POST', '/clock/advance-to-next-delivery', {});
+    assert.equal(due.status, 200, due.text); // it answers once the attempt's fate is settled
+    const [id] = due.json.data.deliveries as string[];
+    assert.equal(received, 0, 'nothing was sent');
+    assert.match(svc.stderr(), /webhooks: could not record 0 attempt\(s\) and 1 start\(s\): .*disk is full/);
+
+    rmSync(faults);
+    const waiting = (await control(svc, 'GET', `/deliveries/${id}`)).json.data;
+    assert.equal(waiting.status, 'pending');
+    assert.equal(waiting.attempts.length, 0);
+    // Tried again a minute later on the clock.
+    assert.equal((await control(svc, 'POST', '/clock/advance', { ms: 60_000 })).status, 200);
+    assert.equal(received, 1);
+    const sent = (await control(svc, 'GET', `/deliveries/${id}`)).json.data;
+    assert.equal(sent.status, 'succeeded');
+    assert.deepEqual(sent.attempts.map((a: { status_code: number }) => a.status_code), [200]);
+
+    // Its start mark went with the record: a kill -9 and a restart add no attempt.
+    svc.child.kill('SIGKILL');
+    await svc.done;
+    svc = await start();
+    assert.equal((await control(svc, 'POST', '/clock/advance', { ms: 0 })).status, 200);
+    assert.equal((await control(svc, 'GET', `/deliveries/${id}`)).json.data.attempts.length, 1);
+    assert.equal(received, 1);
+  } finally {
+    await procs.end();
+    receiver.closeAllConnections();
+    await new Promise<void>((ok) => receiver.close(() => ok()));
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(faults, { force: true });
   }
 });
