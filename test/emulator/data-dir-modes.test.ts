@@ -34,6 +34,16 @@ function assertPrivate(dir: string, what: string): void {
   assert.ok(names.some((p) => p.startsWith('/request-log/')), `${what}: the request log`);
 }
 
+/** A webhook receiver on loopback that answers 200. */
+async function hookServer() {
+  const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end('ok')));
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () => (server.closeAllConnections(), server.close()),
+  };
+}
+
 /** `svc emulator start` under `umask`. */
 const underUmask = (umask: string) => ({ wrap: (command: string, args: string[]): [string, string[]] => ['sh', ['-c', `umask ${umask} && exec "$0" "$@"`, command, ...args]] });
 
@@ -59,11 +69,10 @@ for (const umask of ['022', '000']) {
     const root = tempDir('svc-modes-');
     const dataDir = join(root, 'data');
     const procs = svcProcesses(t.signal);
-    const hook = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end('ok')));
-    await new Promise<void>((ok) => hook.listen(0, '127.0.0.1', ok));
+    const hook = await hookServer();
     try {
       const svc = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet', '--clock', 'manual'], undefined, underUmask(umask));
-      await busyRun(svc, `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`);
+      await busyRun(svc, hook.url);
       assertPrivate(dataDir, 'while it runs (emulator.json and store.lock included)');
       assert.ok(modes(dataDir).some(([p]) => p === '/emulator.json') && modes(dataDir).some(([p]) => p === '/store.lock'));
       svc.child.kill('SIGTERM');
@@ -71,7 +80,6 @@ for (const umask of ['022', '000']) {
       assertPrivate(dataDir, 'after a stop');
     } finally {
       await procs.end();
-      hook.closeAllConnections();
       hook.close();
       rmSync(root, { recursive: true, force: true });
     }
@@ -82,12 +90,11 @@ test('a data dir an older svc left readable (0644 files, 0755 folders) is made p
   const root = tempDir('svc-modes-old-');
   const dataDir = join(root, '.svc');
   const procs = svcProcesses(t.signal);
-  const hook = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end('ok')));
-  await new Promise<void>((ok) => hook.listen(0, '127.0.0.1', ok));
+  const hook = await hookServer();
   try {
     const args = ['--port', '0', '--data-dir', dataDir, '--quiet', '--clock', 'manual'];
     const first = await procs.start(args);
-    await busyRun(first, `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`);
+    await busyRun(first, hook.url);
     first.child.kill('SIGKILL'); // emulator.json and store.lock stay behind, as after a crash
     await first.done;
     // What an older svc left: everything readable by everyone.
@@ -109,7 +116,6 @@ test('a data dir an older svc left readable (0644 files, 0755 folders) is made p
     await third.done;
   } finally {
     await procs.end();
-    hook.closeAllConnections();
     hook.close();
     rmSync(root, { recursive: true, force: true });
   }

@@ -234,39 +234,6 @@ describe('the emulator on one network host, its users on another', { skip: unava
     assert.equal(link.json.data.payment_count, 1, link.body);
     assert.equal(link.json.data.total_collected, 900);
   });
-
-  test('Chromium on the app host opens the dashboard through the token link and advances the clock from it', needsChromium, async () => {
-    let browser: Browser | undefined;
-    try {
-      browser = await launchOnApp();
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
-
-      const bare = await page.goto(`${PUBLIC_URL}/dashboard/time`);
-      assert.equal(bare?.status(), 401);
-
-      const opened = await page.goto(`${PUBLIC_URL}/dashboard/time?token=${encodeURIComponent(TOKEN)}`);
-      assert.equal(opened?.status(), 200);
-      assert.equal(page.url(), `${PUBLIC_URL}/dashboard/time`);
-      const cookies = await context.cookies(PUBLIC_URL);
-      // A session of the dashboard, not the token (test/network/dashboard-session.test.ts).
-      const cookie = cookies.find((c) => c.name === `svc_session_${PORT}`);
-      assert.ok(cookie, JSON.stringify(cookies));
-      assert.notEqual(cookie.value, TOKEN);
-      assert.equal(cookie.httpOnly, true);
-      assert.equal(cookie.sameSite, 'Strict');
-
-      const before = await clockNow();
-      await page.getByLabel(/Advance by/).fill('1h');
-      await page.getByRole('button', { name: 'Advance', exact: true }).click();
-      // The page's script posts to the control API with the cookie and flashes the answer.
-      const flash = page.locator('#flash p');
-      await flash.waitFor();
-      assert.equal(await flash.textContent(), 'Clock advanced.');
-      assert.equal(await clockNow(), before + 3_600_000);
-    } finally {
-      await browser?.close();
-    }
-  });
+  // The dashboard from the app host (its login link, session cookie, actions and log out):
+  // test/network/dashboard-session.test.ts.
 });

@@ -7,6 +7,7 @@ import { KEYS, tempDir } from '../helpers/emulator.js';
 import { svcProcesses } from '../helpers/svc-process.js';
 import { runBinary } from '../cli/run-binary.js';
 import { startProxy } from './proxy.js';
+import type { Difference } from '../../src/parity/compare.js';
 
 // `svc parity` on hosts that misbehave (issue 38), through the built binary: an answer nested
 // 5,000 levels deep is a difference at its step and path, not a stack overflow; an --out that
@@ -20,15 +21,6 @@ const noCrash = (text: string) => {
   assert.doesNotMatch(text, /\n\s+at .+:\d+:\d+/, `a stack trace:\n${text}`);
 };
 const DEEP = `{"success":true,"data":{"id":${'['.repeat(5000)}${']'.repeat(5000)}}}`;
-
-interface Diff {
-  scenario: string;
-  step: string;
-  route: string;
-  where: string;
-  expected: string;
-  actual: string;
-}
 
 test('an answer nested 5,000 levels deep is a difference naming its step and path, recorded or checked, and nothing crashes', async (t) => {
   const procs = svcProcesses(t.signal);
@@ -44,7 +36,7 @@ test('an answer nested 5,000 levels deep is a difference naming its step and pat
       const checked = await runBinary(['parity', 'check', '--base-url', proxy.url, ...keys, '--snapshot', normal, '--scenario', 'payment-links', '--json']);
       noCrash(checked.stderr);
       assert.equal(checked.code, 1, checked.stderr);
-      const diffs = checked.json().differences as Diff[];
+      const diffs = checked.json().differences as Difference[];
       assert.deepEqual(
         diffs.find((d) => d.step === 'create' && d.where === '$.data.id'),
         { scenario: 'payment-links', step: 'create', route: 'POST /v1/api/payment-links', where: '$.data.id', expected: 'string "<pl_id:1>"', actual: 'array (1)' },
