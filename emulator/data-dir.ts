@@ -18,8 +18,8 @@ import type { Logger } from './services.js';
 // made by an older svc, which is ours too. An existing .gitignore is never overwritten.
 
 export const DATA_DIR_GITIGNORE = '# Written by svc: this folder holds API keys (live keys too) and the emulator\'s records.\n*\n';
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
 
 /** Files only the emulator writes: a dir holding one of them is an emulator's data dir. */
 const STORE_FILES = ['snapshot.ndjson', 'store.json', 'store.lock', 'emulator.json'];

@@ -36,7 +36,7 @@ const ID_IN = /\b([a-z][a-z0-9]*(?:_[a-z0-9]+)*?)_((?=[A-Za-z0-9]*[A-Z0-9])[A-Za
 const CHECKOUT_FORM = /^https?:\/\/.+?\/((?:mandate|wallet-mandate|payroll-approval)\/[^/?#]+)$/;
 
 /** How deep a recorded answer goes; the spec's bodies nest a handful of levels. */
-export const MAX_DEPTH = 64;
+const MAX_DEPTH = 64;
 /** What stands for everything nested past MAX_DEPTH. */
 export const TOO_DEEP = `<nested deeper than ${MAX_DEPTH} levels>`;
 

@@ -154,6 +154,11 @@ async function exchange(options: RunOptions, method: string, path: string, heade
 function holds(rule: Rule, self: string, ctx: RefContext): boolean {
   const answer = ctx.answers.get(self)!;
   const at = (path: string) => valuesAt(dataOf(answer), path);
+  // Values as text (times, ids): an array where one belongs fails the rule (and a deep one would overflow String()).
+  const texts = (path: string): string[] | undefined => {
+    const all = at(path);
+    return all.some(Array.isArray) ? undefined : all.map(String);
+  };
   const value = (template: string) => {
     try {
       return String(resolve(template.replace(/\$\{this([:@])/g, `\${${self}$1`), ctx));
@@ -163,8 +168,8 @@ function holds(rule: Rule, self: string, ctx: RefContext): boolean {
   };
   switch (rule.kind) {
     case 'sorted': {
-      const times = at(rule.path).map(String);
-      return times.every((t, i) => i === 0 || (rule.order === 'desc' ? times[i - 1] >= t : times[i - 1] <= t));
+      const times = texts(rule.path);
+      return times !== undefined && times.every((t, i) => i === 0 || (rule.order === 'desc' ? times[i - 1] >= t : times[i - 1] <= t));
     }
     case 'equal': {
       const [a, b] = [value(rule.a), value(rule.b)];
@@ -172,11 +177,11 @@ function holds(rule: Rule, self: string, ctx: RefContext): boolean {
     }
     case 'all-before': {
       const than = value(rule.than);
-      return than !== undefined && at(rule.path).every((t) => String(t) < than);
+      return than !== undefined && (texts(rule.path)?.every((t) => t < than) ?? false);
     }
     case 'all-equal': {
       const expected = value(rule.value);
-      return at(rule.path).every((v) => String(v) === expected);
+      return texts(rule.path)?.every((v) => v === expected) ?? false;
     }
     case 'max-length': {
       const [list] = at(rule.path);
@@ -185,8 +190,9 @@ function holds(rule: Rule, self: string, ctx: RefContext): boolean {
     case 'contains':
     case 'excludes': {
       const wanted = value(rule.value);
-      const found = wanted !== undefined && at(rule.path).some((v) => String(v) === wanted);
-      return rule.kind === 'contains' ? found : wanted !== undefined && !found;
+      const values = texts(rule.path);
+      if (wanted === undefined || values === undefined) return false;
+      return values.includes(wanted) === (rule.kind === 'contains');
     }
     case 'same-body': {
       const other = ctx.answers.get(rule.as);

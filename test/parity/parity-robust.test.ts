@@ -20,7 +20,8 @@ const noCrash = (text: string) => {
   assert.doesNotMatch(text, /Maximum call stack|RangeError/, text);
   assert.doesNotMatch(text, /\n\s+at .+:\d+:\d+/, `a stack trace:\n${text}`);
 };
-const DEEP = `{"success":true,"data":{"id":${'['.repeat(5000)}${']'.repeat(5000)}}}`;
+const NESTED = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+const DEEP = `{"success":true,"data":{"id":${NESTED}}}`;
 
 test('an answer nested 5,000 levels deep is a difference naming its step and path, recorded or checked, and nothing crashes', async (t) => {
   const procs = svcProcesses(t.signal);
@@ -28,18 +29,30 @@ test('an answer nested 5,000 levels deep is a difference naming its step and pat
     const emulator = await procs.start(['--port', '0', '--quiet', '--data-dir', join(tempDir('svc-parity-deep-'), 'data')]);
     const dir = tempDir('svc-parity-deep-snap-');
     const normal = join(dir, 'normal.json');
-    const rec = await runBinary(['parity', 'record', '--base-url', emulator.ready.base_url, ...keys, '--scenario', 'payment-links', '--out', normal, '--json']);
+    const rec = await runBinary(['parity', 'record', '--base-url', emulator.ready.base_url, ...keys, '--scenario', 'payment-links', '--scenario', 'payments', '--out', normal, '--json']);
     assert.equal(rec.code, 0, rec.stderr);
-    // A host whose link creation answers {"success":true,"data":{"id":[[[…5,000 levels…]]]}}.
-    const proxy = await startProxy(emulator.ready.base_url, (body, request) => (request === 'POST /v1/api/payment-links' ? DEEP : body));
+    // A host whose link creation answers {"success":true,"data":{"id":[[[…5,000 levels…]]]}}, and
+    // whose payments list has such a created_at in its first row (where a rule reads times).
+    const proxy = await startProxy(emulator.ready.base_url, (body, request) => {
+      if (request === 'POST /v1/api/payment-links') return DEEP;
+      if (request === 'GET /v1/api/payments' && body?.data?.payments?.length) {
+        body.data.payments[0].created_at = 'DEEP';
+        return JSON.stringify(body).replace('"DEEP"', NESTED);
+      }
+      return body;
+    });
     try {
-      const checked = await runBinary(['parity', 'check', '--base-url', proxy.url, ...keys, '--snapshot', normal, '--scenario', 'payment-links', '--json']);
+      const checked = await runBinary(['parity', 'check', '--base-url', proxy.url, ...keys, '--snapshot', normal, '--scenario', 'payment-links', '--scenario', 'payments', '--json']);
       noCrash(checked.stderr);
       assert.equal(checked.code, 1, checked.stderr);
       const diffs = checked.json().differences as Difference[];
       assert.deepEqual(
         diffs.find((d) => d.step === 'create' && d.where === '$.data.id'),
         { scenario: 'payment-links', step: 'create', route: 'POST /v1/api/payment-links', where: '$.data.id', expected: 'string "<pl_id:1>"', actual: 'array (1)' },
+      );
+      assert.deepEqual(
+        diffs.find((d) => d.step === 'list' && d.where === 'rule:newest-first'),
+        { scenario: 'payments', step: 'list', route: 'GET /v1/api/payments', where: 'rule:newest-first', expected: 'true', actual: 'false' },
       );
 
       // Recorded from that host, the answer keeps 64 levels and marks where it was cut; checked
