@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 import { KEYS, tempDir } from '../helpers/emulator.js';
 import { svcProcesses } from '../helpers/svc-process.js';
 import { runBinary } from '../cli/run-binary.js';
