@@ -8,6 +8,9 @@ import { messageOf } from './errors.js';
 // A fault either acts on the merchant API (`route`) or on webhook deliveries (`deliveries`) or
 // on a provider (`provider`). Exactly one of the three.
 
+/** The answer's header naming the faults that fired (emulator/faults/api.ts; the request log keeps it). */
+export const FAULT_HEADER = 'Svc-Fault';
+
 /** "POST /v1/api/charges", "* /v1/api/payouts*", "POST /v1/api/payment-links/:id/simulate". */
 const RoutePattern = z
   .string()

@@ -20,8 +20,7 @@ import { DOORS, mountDoors } from './http/doors.js';
 import { requireHost } from './http/client-error.js';
 import { refuseDeepJson } from './http/json-depth.js';
 import { oneHandlerPerTurn } from './performance/request-turns.js';
-import { watchRequest } from './request-log/record.js';
-import type { AnswerWatch } from './request-log/answer-watch.js';
+import { watchOf, watchRequest } from './request-log/record.js';
 
 // The HTTP layer: it only translates. Trace ids, the doors of the non-/v1 surfaces, body
 // parsing, the merchant routes (through the gateway), the control API, and the envelope for
@@ -62,7 +61,7 @@ export function createApp(services: Services, options: AppOptions) {
     res.setHeader('X-Trace-ID', traceId); // not res.set: its content-type handling is for other headers
     if (hasHighBytes(traceId)) keepHeaderBytes(res); // the same bytes back, not their UTF-8
     // Every /v1 request goes into the request log (request-log/record.ts), unless --request-log 0.
-    if (services.config.requestLog > 0 && isV1(req)) watchRequest(services, req, res, headers, traceId);
+    if (services.config.requestLog > 0 && isV1(req)) watchRequest(services, req, res);
     if (options.logRequests) {
       const start = performance.now();
       res.on('finish', () => {
@@ -105,7 +104,7 @@ export function createApp(services: Services, options: AppOptions) {
     verify: (req: Request, res: Response, buf: Buffer, encoding: string) => {
       refuseDeepJson(req, res, buf, encoding);
       // The request log keeps the body as it was sent: "what did my code send" (record.ts).
-      (res.locals.requestLog as AnswerWatch | undefined)?.received(buf, encoding);
+      watchOf(res)?.received(buf, encoding);
     },
   });
   app.use((req: Request, res: Response, next: NextFunction) => {

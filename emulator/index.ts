@@ -12,5 +12,6 @@ export { EVENTS, type EventRecord } from './resources/events/outbox.js';
 export { DELIVERIES, type DeliveryRecord } from './webhooks/records.js';
 export type { Collection } from './store/collection.js';
 export { waitForRecord } from './store/wait.js';
-export { requestsOf, waitForRequest, type RequestLogEntry, type RequestLogFilter } from './request-log/testing.js';
+export { requestsOf, waitForRequest, type RequestLogFilter } from './request-log/control.js';
+export type { RequestLogEntry } from './request-log/records.js';
 

@@ -49,7 +49,8 @@ import type { TimedWork } from './scheduler/work.js';
 import { mountCheckoutPages } from './pages/router.js';
 import { webhooksModule } from './webhooks/module.js';
 import { mountDashboard } from './dashboard/router.js';
-import { requestLogModule } from './request-log/module.js';
+import { REQUEST_LOG } from './request-log/records.js';
+import { requestLogControlRoutes } from './request-log/control.js';
 
 // Every resource of the emulator, in one list: the store collections it owns, its merchant
 // routes, its control routes and its background work. The server defines the collections,
@@ -109,8 +110,9 @@ export const resources: ResourceModule[] = [
   webhooksModule,
   // What the store forgets and when (retention.ts), and where the clock stands (kept with the world).
   { name: 'housekeeping', collections: [CLOCK_STATE], routes: [], timed: [retentionSweep] },
-  // Every /v1 request, redacted (request-log/).
-  requestLogModule,
+  // Every /v1 request, redacted (request-log/): the log itself is a field of the services
+  // (server.ts makes it), kept beside the store; snapshots carry it as `request_log`.
+  { name: 'request-log', besideStore: [REQUEST_LOG], routes: [], control: requestLogControlRoutes },
 ];
 
 /** Every collection of the store, each defined once (a second owner is an error at start). */

@@ -7,8 +7,6 @@ import { EVENTS, type EventRecord } from './resources/events/outbox.js';
 import { OTP_INBOX, type OtpRecord } from './resources/sub-merchants/otp.js';
 import { parseMicros } from './ids.js';
 import { sweepWork } from './scheduler/work.js';
-import { REQUEST_LOG, type RequestLogRecord } from './request-log/records.js';
-import type { LoggedRequest } from './request-log/log.js';
 
 // What the store forgets, and when (emulator clock time, so `svc emulator clock advance`
 // ages data exactly as days of real use would):
@@ -19,12 +17,12 @@ import type { LoggedRequest } from './request-log/log.js';
 //   events + deliveries   `retainDays` (default 7) after the event, once none of its
 //                         deliveries is still pending or due for a retry — a retry schedule is never cut short
 //   OTP inbox             `retainDays` after the code was sent
-//   request log           `retainDays` after the request (and --request-log bounds its count: request-log/log.ts)
+//   request log           `retainDays` after the request (and --request-log bounds its count): it
+//                         lives beside the store and drops its old entries as it is read or
+//                         written (request-log/log.ts); pruning only counts them
 //
 // Pruning is one ordinary transaction: journaled like any write, so a restart never brings
-// pruned records back, and a disk that refuses it costs a log line, not data. (The request log
-// lives beside the store: its old entries are dropped from its front, and a file of them that
-// a kill -9 kept is pruned again at the next start, by the same rule.)
+// pruned records back, and a disk that refuses it costs a log line, not data.
 //
 // It runs as the scheduler's sweep (`retentionSweep`), due when the oldest record expires: a
 // record goes at its own expiry time on the clock (during an advance, with the clock showing
@@ -48,7 +46,6 @@ const retainMs = (services: Pick<Services, 'config'>) => (services.config.retain
 const idempotencyExpiry = (r: IdempotencyRecord) => r.created_at_ms + LIFETIME_MS;
 const eventExpiry = (e: EventRecord, retain: number) => Math.ceil(parseMicros(e.created_at) / 1000) + retain;
 const otpExpiry = (o: OtpRecord, retain: number) => Date.parse(o.sent_at) + retain;
-const requestExpiry = (r: Pick<RequestLogRecord, 'at_ms'>, retain: number) => r.at_ms + retain;
 
 /** An event whose retry schedule is still running is kept until it ends. */
 const deliveriesOpen = (services: Pick<Services, 'store'>, eventId: string) => services.store.byIndex(DELIVERIES, 'by_event', eventId).some(isScheduled);
@@ -80,7 +77,7 @@ export function pruneExpired(services: Pick<Services, 'store' | 'clock' | 'confi
     if (otpExpiry(o, retain) > now) break;
     otp.push(o.id);
   }
-  result.requests = services.requestLog.dropOldestWhile((r: LoggedRequest) => requestExpiry(r, retain) <= now);
+  result.requests = services.requestLog.expire();
   if (idem.length + events.length + otp.length === 0) return result;
   store.transaction((tx) => {
     for (const id of idem) tx.delete(IDEMPOTENCY, id);
@@ -104,7 +101,7 @@ function oldest<T extends StoredRecord>(records: IterableIterator<T>): T | undef
 }
 
 /** When the sweep next has work: the earliest expiry among the oldest records (events waiting for their deliveries aside). */
-function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'config' | 'requestLog'>): number | undefined {
+function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'config'>): number | undefined {
   const { store } = services;
   const now = services.clock.now();
   const retain = retainMs(services);
@@ -119,8 +116,6 @@ function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'config' 
   }
   const otp = oldest(store.all(OTP_INBOX));
   if (otp) next = Math.min(next, otpExpiry(otp, retain));
-  const request = services.requestLog.oldest();
-  if (request) next = Math.min(next, requestExpiry(request, retain));
   return next === Infinity ? undefined : next;
 }
 
@@ -131,7 +126,7 @@ function nextRetentionDue(services: Pick<Services, 'store' | 'clock' | 'config' 
  */
 export const retentionSweep = sweepWork({
   name: 'retention',
-  collections: [IDEMPOTENCY, EVENTS, OTP_INBOX, DELIVERIES, REQUEST_LOG],
+  collections: [IDEMPOTENCY, EVENTS, OTP_INBOX, DELIVERIES],
   dueOf(collection, record, services) {
     switch (collection) {
       case IDEMPOTENCY.name:
@@ -140,8 +135,6 @@ export const retentionSweep = sweepWork({
         return eventExpiry(record as EventRecord, retainMs(services));
       case OTP_INBOX.name:
         return otpExpiry(record as OtpRecord, retainMs(services));
-      case REQUEST_LOG.name:
-        return requestExpiry(record as RequestLogRecord, retainMs(services));
       default: {
         const d = record as DeliveryRecord;
         const event = isScheduled(d) ? undefined : services.store.get(EVENTS, d.event_id);

@@ -13,7 +13,6 @@ import { fixtureWorld, parseSnapshot, raiseStampFloor, restoreSnapshot, takeSnap
 import { DEFAULT_RETAIN_DAYS } from './retention.js';
 import { DEFAULT_REQUEST_LOG } from './request-log/records.js';
 import { RequestLog } from './request-log/log.js';
-import { adoptStoredRequests } from './request-log/adopt.js';
 import { Services, type EmulatorConfig, type Logger } from './services.js';
 import { createApp } from './app.js';
 import { answerClientErrors } from './http/client-error.js';
@@ -164,7 +163,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   let requestLog: RequestLog;
   try {
-    requestLog = new RequestLog({ limit: config.requestLog, dir: dataDir ? join(dataDir, 'request-log') : null, fsync: options.fsync, log });
+    requestLog = new RequestLog({ limit: config.requestLog, dir: dataDir ? join(dataDir, 'request-log') : null, fsync: options.fsync, log, clock, retainDays: config.retainDays });
   } catch (err) {
     await store.close();
     throw err;
@@ -182,11 +181,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   try {
     if (store.count(MERCHANTS) === 0) {
       // A new world: a request log left without its store (a data dir whose store was deleted) is not its log.
-      if (requestLog.size > 0) requestLog.replace([]);
+      if (requestLog.status().entries > 0) requestLog.replace([]);
       seed(services, fixtures());
       seededAtStart = takeSnapshot(services);
     }
-    adoptStoredRequests(services);
     raiseStampFloor(services);
     saveClock(services);
   } catch (err) {

@@ -38,9 +38,11 @@ export function takeSnapshot(services: Services): WorldSnapshot {
   const collections = structuredClone(services.store.dump());
   // Where the clock stands now (a system clock's stored position is only as recent as its last write).
   collections[CLOCK_STATE.name] = [clockRecord(services.clock)];
-  // The request log, parsed from its text (fresh objects: no copy needed), and written whole to disk.
+  // The request log, parsed from its text (fresh objects: no copy needed), and written whole to
+  // disk. (Never the store's `request_log` records an old data dir may hold: they are not the log.)
   const requests = services.requestLog.records();
   if (requests.length > 0) collections[REQUEST_LOG.name] = requests;
+  else delete collections[REQUEST_LOG.name];
   services.requestLog.flush();
   return { svc_snapshot: SNAPSHOT_FORMAT, taken_at: new Date(services.clock.now()).toISOString(), collections };
 }
@@ -126,6 +128,6 @@ export function raiseStampFloor(services: Pick<Services, 'store' | 'stamps' | 'r
       if (Array.isArray(r.attempts)) for (const a of r.attempts as Array<{ cursor?: unknown }>) if (typeof a.cursor === 'string') services.stamps.observe(a.cursor);
     }
   }
-  const newest = services.requestLog.newest();
+  const [newest] = services.requestLog.newestFirst();
   if (newest) services.stamps.observe(formatMicros(newest.micros));
 }

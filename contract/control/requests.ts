@@ -18,7 +18,7 @@ export const RequestLogQuery = z.strictObject({
   key: z.string().min(1).optional().meta({ description: "The key's fixture name" }),
   since: z.iso.datetime({ offset: true }).optional().meta({ description: 'Entries at or after this time' }),
   trace_id: z.string().min(1).optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size (default 20)' }),
+  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Page size' }),
   before: z.iso.datetime({ offset: true }).optional().meta({ description: 'Entries strictly before this time (pass next_before here)' }),
 });
 

@@ -103,9 +103,9 @@ ${e.resources.length === 0 ? html`<p class="muted">Nothing was written.</p>` : h
 <h2>Response body</h2>
 <pre data-response-body>${pretty(e.response_body)}</pre>
 <h2>As curl</h2>
-<pre id="curl">${curlOf(e)}</pre>
+<pre id="curl">${curlOf(e, services.config.baseUrl)}</pre>
 <button type="button" data-copy="#curl">Copy as curl</button>
-<p class="muted">The key is <code>$SVC_API_KEY</code>: the log never keeps it. Redacted values stay redacted.</p>`,
+<p class="muted">The key is <code>$SVC_API_KEY</code> (export it first): the log never keeps it. Redacted values stay redacted.</p>`,
   );
 }
 

@@ -5,7 +5,7 @@ import { ApiError, type ErrorCode } from '../errors.js';
 import { RateLimitedError } from '../gateway/rate-limit.js';
 import { errorBody, sendJson } from '../gateway/envelope.js';
 import { latencyOf, type Fault } from './set.js';
-import type { AnswerWatch } from '../request-log/answer-watch.js';
+import { FAULT_HEADER } from '../../contract/faults.js';
 
 // API faults, applied by the gateway (gateway/mount.ts) at two points of a merchant request:
 //
@@ -19,7 +19,6 @@ import type { AnswerWatch } from '../request-log/answer-watch.js';
 // Every fault that fires is named in a `Svc-Fault` response header (when a response goes out
 // at all), a line in the emulator's log, and an entry in GET /_emulator/faults/log.
 
-export const FAULT_HEADER = 'Svc-Fault';
 
 const STATUS_CODE: Record<number, ErrorCode> = { 429: 'RATE_LIMITED', 500: 'INTERNAL_ERROR', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE' };
 
@@ -60,8 +59,6 @@ function describe(f: Fault, latencyMs?: number): string {
 function announce(services: Services, f: Fault, req: Request, res: Response, latencyMs?: number): void {
   const text = describe(f, latencyMs);
   if (!res.headersSent) res.setHeader(FAULT_HEADER, text);
-  // The request log's entry names the fault, and is made when the response closes if the fault cuts the answer (request-log/record.ts).
-  (res.locals.requestLog as AnswerWatch | undefined)?.faulted();
   const traceId = res.locals.traceId as string | undefined;
   services.faults.record({ fault_id: f.id, kind: f.kind, target: `${req.method} ${req.path}`, trace_id: traceId, after_commit: f.after_commit, detail: text });
   services.log.notice(`[fault] ${text} on ${req.method} ${req.path}${traceId ? ` (trace ${traceId})` : ''}`);

@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 import { RateLimitedError } from './rate-limit.js';
 import { StoreWriteError } from '../store/store-write-error.js';
 import { describeZodError } from '../../contract/zod-error.js';
-import type { AnswerWatch } from '../request-log/answer-watch.js';
+import { watchOf } from '../request-log/record.js';
 
 // The response envelope, once: `{success:true,data}` or `{success:false,error:{code,message}}`.
 
@@ -21,7 +21,7 @@ export function sendJson(res: Response, status: number, body: string): void {
   if (res.req.method === 'HEAD') res.end();
   else res.end(body);
   // A /v1 request's entry in the request log is made once its answer is on its way (request-log/record.ts).
-  (res.locals.requestLog as AnswerWatch | undefined)?.answer(status, body);
+  watchOf(res)?.answer(status, body);
 }
 
 /** Turns anything thrown into the error envelope; unknown errors become INTERNAL_ERROR. */

@@ -11,8 +11,8 @@ import { withoutEmptyParams } from './query.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RouteDef } from './route.js';
 import { dispatcher, RouteTable } from './dispatch.js';
-import { takeWrites } from '../request-log/record.js';
-import type { AnswerWatch } from '../request-log/answer-watch.js';
+import { watchOf } from '../request-log/record.js';
+import type { Op } from '../store/memory-store.js';
 import { applyAfter, applyBefore, takeApiFault } from '../faults/api.js';
 
 // The gateway: every merchant route goes through `handle`, in this order —
@@ -64,6 +64,8 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, root: string
  */
 async function handleWithFaults(route: RouteDef, gateway: Gateway, req: Request, res: Response): Promise<void> {
   const { services } = gateway;
+  // A fault may cut the answer: the request log's entry is then made when the response closes.
+  watchOf(res)?.closeWithFaults();
   let key: KeyRecord | undefined;
   try {
     const caller = authenticate(services, req.headers.authorization);
@@ -121,7 +123,6 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
         const replay = ledger.begin(merchant.id, k, print);
         if (replay) {
           res.set('Idempotent-Replayed', 'true');
-          (res.locals.requestLog as AnswerWatch | undefined)?.replayed();
           return sendJson(res, replay.status, replay.body);
         }
         held.push({ merchantId: merchant.id, key: k, print });
@@ -134,7 +135,7 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
     if (services.config.latencyMs > 0) await services.scheduler.sleep(services.config.latencyMs);
 
     const status = route.status ?? 200;
-    let out: { status: number; body: string };
+    let out: { status: number; body: string; writes: readonly Op[] };
     try {
       out = services.store.transaction((tx) => {
         const input = {
@@ -143,13 +144,13 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
           body: parse(route.body, body, 'body'),
         };
         const data = route.handler(ctx, input, tx);
-        const result = { status, body: successBody(data) };
+        const result = { status, body: successBody(data), writes: tx.writes() };
         for (const h of held) ledger.save(tx, h.merchantId, h.key, h.print, result.status, result.body);
         return result;
       });
-      // What the transaction wrote, for the request log (request-log/record.ts): taken before anything else can commit.
-      const watch = res.locals.requestLog as AnswerWatch | undefined;
-      if (watch) watch.wrote(takeWrites());
+      // What the transaction wrote: the request log's `resources` (request-log/record.ts).
+      const watch = watchOf(res);
+      if (watch) watch.writes = out.writes;
     } catch (err) {
       // A 4xx answer to a request with a key is the original response too (rule 6) and is
       // replayed; a 5xx is not stored, so the client's retry can still succeed.

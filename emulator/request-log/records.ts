@@ -1,32 +1,15 @@
+import type { z } from 'zod';
+import type { RequestLogRecord as RecordSchema } from '../../contract/records/system.js';
 import { collection } from '../store/collection.js';
 import type { StoredRecord } from '../store/store.js';
 
-// One /v1 request as the request log keeps it, oldest first (time order: the bound and retention
-// drop from the front). The log lives beside the store (log.ts), not in it: REQUEST_LOG is the
-// name its entries have in a world snapshot, whose restore checks them against their schema.
+// One /v1 request as the request log keeps it, redacted (fields: contract/records/system.ts). The
+// log lives beside the store (log.ts): REQUEST_LOG is only the name its entries have in a world
+// snapshot, whose restore checks them against that schema.
 
-export interface RequestLogRecord extends StoredRecord {
-  id: string;
-  /** Emulator clock, unique microsecond stamp (the list's cursor). */
-  at: string;
-  at_ms: number;
-  method: string;
-  path: string;
-  status: number;
-  duration_ms: number;
-  key_name: string | null;
-  key_last4: string | null;
-  merchant_id: string | null;
-  environment: 'test' | 'live' | null;
-  idempotency_key: string | null;
-  idempotency: 'replayed' | 'in_flight' | null;
-  trace_id: string;
-  error_code: string | null;
-  fault: string | null;
-  request_body: string | null;
-  response_body: string | null;
-  resources: string[];
-}
+export type RequestLogRecord = z.output<typeof RecordSchema> & StoredRecord;
+/** One entry, as GET /_emulator/requests/{id} answers it (the record without its ms copy of `at`). */
+export type RequestLogEntry = Omit<z.output<typeof RecordSchema>, 'at_ms'>;
 
 export const REQUEST_LOG = collection<RequestLogRecord>()('request_log');
 

@@ -205,19 +205,6 @@ export class Scheduler {
 
   // ---- following the store
 
-  private readonly beforeAdvance = new Set<() => void>();
-
-  /** Runs `fn` before each advance moves the clock (see runAdvance); returns how to stop. */
-  onBeforeAdvance(fn: () => void): () => void {
-    this.beforeAdvance.add(fn);
-    return () => this.beforeAdvance.delete(fn);
-  }
-
-  /** Writes kept beside the store (the request log's entries: request-log/log.ts), told as a commit's ops are. */
-  noteWrites(ops: readonly { c: string; id: string; v?: StoredRecord }[]): void {
-    this.onCommit(ops);
-  }
-
   private onCommit(ops: readonly { c: string; id: string; v?: StoredRecord }[]): void {
     if (!this.running) return;
     let earliest = Infinity;
@@ -388,9 +375,6 @@ export class Scheduler {
 
   private async runAdvance(ms: number): Promise<void> {
     const { clock } = this.services;
-    // Writes made beside the store and told to the scheduler later (the request log's batch) are
-    // told now, so their due work is in the window.
-    for (const fn of this.beforeAdvance) fn();
     const target = clock.beginAdvance(ms);
     this.stepping = true;
     this.clearWake();

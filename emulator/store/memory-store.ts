@@ -134,6 +134,7 @@ export class MemoryStore implements Store {
   private readonly tx: Transaction = {
     put: <T extends StoredRecord>(collection: Collection<T>, record: T): T => this.putOp(collection.name, record),
     delete: (collection: AnyCollection, id: string): void => this.deleteOp(collection.name, id),
+    writes: (): readonly Op[] => this.pendingOps,
   };
 
   /** A write inside the open transaction, by collection name (typed access goes through `tx`). */

@@ -10,6 +10,8 @@ export type StoredRecord = { id: string } & Record<string, unknown>;
 export interface Transaction {
   put<T extends StoredRecord>(collection: Collection<T>, record: NoInfer<T>): T;
   delete(collection: AnyCollection, id: string): void;
+  /** What the (outermost) transaction has written so far, and will have at its commit (the request log's `resources`). */
+  writes(): readonly { c: string; id: string; v?: StoredRecord }[];
 }
 
 /**

@@ -190,7 +190,7 @@ export class StreamHub {
    */
   private onRequestLogged(e: LoggedRequest): void {
     let text: string | undefined;
-    for (const client of this.clients) if (client.merchantId === null) this.write(client, (text ??= `event: request\ndata: ${JSON.stringify({ id: this.services.requestLog.idOf(e), status: e.status })}\n\n`));
+    for (const client of this.clients) if (client.merchantId === null) this.write(client, (text ??= `event: request\ndata: ${JSON.stringify({ id: e.id, status: e.status })}\n\n`));
   }
 
   private onCommit(ops: readonly Op[]): void {

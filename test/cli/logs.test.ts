@@ -1,12 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { cliSession, startCli, target } from './cli.js';
 import { idem, KEYS } from '../helpers/emulator.js';
 
 // `svc logs list|get|tail` over the emulator's request log: the Stripe CLI's filter names, the
-// --json forms, `get --curl` with the key as $SVC_API_KEY, and no full key in any output.
+// --json forms, `get --curl` (the base URL inline, the key as $SVC_API_KEY, runnable as pasted:
+// run through sh, it gets the status the logged request got), and no full key in any output.
 
 const cli = cliSession();
 
@@ -36,7 +39,7 @@ test('logs list filters like the Stripe CLI and never prints the full key', asyn
   assert.ok(!human.stdout.includes(KEYS.acmeTest));
 });
 
-test('logs get shows both bodies; --curl puts $SVC_API_KEY where the key was', async () => {
+test('logs get shows both bodies; --curl writes the base URL inline and puts $SVC_API_KEY where the key was', async () => {
   const { failedTrace } = await failedAndSucceeded();
   const page = JSON.parse((await cli.svc(['logs', 'list', '--json', '--filter-status-code', '422'])).stdout);
   const id = page.requests.find((e: { trace_id: string }) => e.trace_id === failedTrace).id as string;
@@ -46,7 +49,9 @@ test('logs get shows both bodies; --curl puts $SVC_API_KEY where the key was', a
   assert.match(shown.stdout, /response body:[\s\S]*"code": "VALIDATION_ERROR"/);
   const curl = await cli.svc(['logs', 'get', id, '--curl']);
   assert.equal(curl.code, 0, curl.stderr);
-  assert.match(curl.stdout, /^curl -X POST "\$SVC_BASE_URL"'\/v1\/api\/payment-links'/);
+  const [comment, command] = curl.stdout.split('\n');
+  assert.equal(comment, `# export SVC_API_KEY=…   (the key acme-test, ending ${KEYS.acmeTest.slice(-4)}: svc keys list)`);
+  assert.equal(command, `curl -X POST '${cli.emu.baseUrl}/v1/api/payment-links' \\`);
   assert.match(curl.stdout, /-H "Authorization: Bearer \$SVC_API_KEY"/);
   assert.match(curl.stdout, /-H 'X-Idempotency-Key: bad-/);
   assert.match(curl.stdout, /-d '\{"title":"Bad"/);
@@ -73,9 +78,34 @@ test('logs get --curl says when the body lost values to redaction (a PIN, a with
   assert.match(pin.stdout, /\[redacted\]/);
   assert.match(pin.stderr, NOTE);
   const broken = await send('{"title":"Broken","pin":"975318",', 'trc-note-broken');
-  assert.match(broken.stdout, /-d '\[withheld: not JSON, and it may hold a secret\]'/);
+  assert.match(broken.stdout, /-d '\{"title":"Broken","pin":"\[redacted\]",'/);
   assert.match(broken.stderr, NOTE);
-  for (const r of [pin, broken]) assert.ok(!r.stdout.includes('975318') && !r.stderr.includes('975318'), 'the PIN is printed');
+  const escaped = await send('{"title":"Broken","p\\u0069n":"975318",', 'trc-note-escaped');
+  assert.match(escaped.stdout, /-d '\[withheld: not JSON, and it may hold a secret\]'/);
+  assert.match(escaped.stderr, NOTE);
+  for (const r of [pin, broken, escaped]) assert.ok(!r.stdout.includes('975318') && !r.stderr.includes('975318'), 'the PIN is printed');
+});
+
+test('logs get --curl runs as pasted: through sh, with SVC_API_KEY exported, it gets the status the logged request got', async () => {
+  const cases = [
+    { what: 'a GET', method: 'GET', path: '/v1/api/payments?limit=2' },
+    { what: 'a POST with a body', method: 'POST', path: '/v1/api/payment-links', body: { title: 'Curl', amount: 100, currency: 'USD' } },
+    { what: 'a body that lost a PIN to redaction', method: 'POST', path: '/v1/api/payment-links', body: { title: 'Curl pin', amount: 100, currency: 'USD', metadata: { userPin: '7392' } } },
+    { what: 'a refused body that lost a PIN to redaction', method: 'POST', path: '/v1/api/payment-links', body: { title: 'Curl bad', amount: 100, pin: '975318' } },
+    { what: 'a request with no key', method: 'GET', path: '/v1/api/payments', key: null },
+  ];
+  for (const [i, c] of cases.entries()) {
+    const trace = `trc-sh-${process.pid}-${i}`;
+    const sent = await cli.emu.request(c.method, c.path, { body: c.body, key: c.key === null ? null : KEYS.acmeTest, idempotencyKey: c.body ? idem('sh') : undefined, headers: { 'x-trace-id': trace } });
+    const { requests } = await cli.control(`/requests?trace_id=${trace}`);
+    const curl = await cli.svc(['logs', 'get', requests[0].id, '--curl']);
+    assert.equal(curl.code, 0, curl.stderr);
+    assert.ok(!curl.stdout.includes(KEYS.acmeTest) && !curl.stdout.includes('7392') && !curl.stdout.includes('975318'), curl.stdout);
+    // The command as printed, with curl made to print only the status it got.
+    const script = `curl() { command curl -s -o /dev/null -w '%{http_code}' "$@"; }\n${curl.stdout}`;
+    const ran = await promisify(execFile)('sh', ['-c', script], { env: { ...process.env, SVC_API_KEY: KEYS.acmeTest } });
+    assert.equal(Number(ran.stdout), sent.status, `${c.what}: ${curl.stdout}`);
+  }
 });
 
 test('logs tail --filter-request-status FAILED --json prints a failed request while it runs', async () => {

@@ -48,7 +48,9 @@ test('Logs lists requests, filters them, shows an entry with both bodies and cop
   assert.match(await page.locator('pre[data-request-body]').innerText(), /"title": "Bad link"/);
   assert.match(await page.locator('pre[data-response-body]').innerText(), /"code": "VALIDATION_ERROR"/);
   const curl = await page.locator('#curl').innerText();
-  assert.match(curl, /^curl -X POST "\$SVC_BASE_URL"'\/v1\/api\/payment-links'/);
+  // Runnable as pasted: the base URL inline, the key a variable its first line names.
+  assert.match(curl, /^# export SVC_API_KEY=… +\(the key acme-test, ending \w{4}/);
+  assert.ok(curl.includes(`\ncurl -X POST '${emu.baseUrl}/v1/api/payment-links'`), curl);
   assert.match(curl, /Bearer \$SVC_API_KEY/);
   await page.getByRole('button', { name: 'Copy as curl' }).click();
   await page.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();

@@ -4,10 +4,8 @@ import { appendFileSync, readFileSync, readdirSync, rmSync, statSync, writeFileS
 import { join } from 'node:path';
 import { idem, request, startTestEmulator, tempDir } from '../helpers/emulator.js';
 import { svcProcesses, type SvcProcess, type SvcProcesses } from '../helpers/svc-process.js';
-import { FileStore } from '../../emulator/store/file-store.js';
-import { REQUEST_LOG, type RequestLogRecord } from '../../emulator/request-log/records.js';
 
-// The request log on disk (emulator/request-log/log-file.ts, docs/spec-gaps.md row 190): its
+// The request log on disk (emulator/request-log/log.ts, docs/spec-gaps.md row 190): its
 // entries are diagnostics written in batches beside the store. A kill -9 may lose the newest
 // ones, never a store write; a disk that refuses the log's files costs no answer and is
 // reported; a torn or damaged file still loads; a reset's log never comes back.
@@ -265,54 +263,3 @@ test("the log's files stay bounded: segments whose entries all left the log are 
     throw err;
   }
 });
-
-test("a data dir from before the log moved out of the store: its entries move into the log, once", async () => {
-  const dataDir = tempDir('svc-log-adopt-');
-  const first = await startTestEmulator({ dataDir });
-  await first.stop({ keepData: true });
-  const old: RequestLogRecord = {
-    id: 'req_20260101000000000001',
-    at: '2026-01-01T00:00:00.000001Z',
-    at_ms: Date.parse('2026-01-01T00:00:00Z'),
-    method: 'GET',
-    path: '/v1/api/payments',
-    status: 200,
-    duration_ms: 1.5,
-    key_name: 'acme-test',
-    key_last4: '0001',
-    merchant_id: 'mer_acme',
-    environment: 'test',
-    idempotency_key: null,
-    idempotency: null,
-    trace_id: 'trc-from-the-store',
-    error_code: null,
-    fault: null,
-    request_body: null,
-    response_body: '{"success":true,"data":[]}',
-    resources: [],
-  };
-  const store = await FileStore.open(dataDir);
-  store.transaction((tx) => tx.put(REQUEST_LOG, old));
-  await store.close();
-
-  for (let run = 0; run < 2; run++) {
-    const emu = await startTestEmulator({ dataDir, config: { retainDays: 100_000 } });
-    try {
-      const res = await fetch(`${emu.baseUrl}/_emulator/requests/${old.id}`);
-      assert.equal(res.status, 200);
-      const { at_ms: _ms, ...shown } = old;
-      assert.deepEqual(((await res.json()) as any).data, shown);
-      assert.equal((await allEntries(emu.baseUrl)).length, 1, `run ${run}: the entry is in the log once`);
-    } finally {
-      await emu.stop({ keepData: true });
-    }
-  }
-  const reopened = await FileStore.open(dataDir);
-  try {
-    assert.equal(reopened.count(REQUEST_LOG), 0, 'the entry left the store');
-  } finally {
-    await reopened.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
-

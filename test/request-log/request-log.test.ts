@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { idem, KEYS, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
-import { waitForRequest } from '../../emulator/request-log/testing.js';
+import { waitForRequest } from '../../emulator/request-log/control.js';
 
 // The request log over real HTTP: what a 422, a 409, a replay and an after-commit fault leave in
 // it, that no secret survives into it, its filters and paging, its bound, and that it is part of
@@ -195,15 +195,15 @@ test('the request body as it was sent: its layout kept, text that is not JSON sh
   assert.equal(refused.status, 422);
   assert.equal(refused.entry.error_code, 'VALIDATION_ERROR');
   assert.equal(refused.entry.request_body, broken);
-  // A broken body with a PIN in it: no field to redact by name, so none of it is kept.
+  // A broken body with a PIN in it: the text rules find the name and hide its value.
   const brokenPin = await send(`{"title": "x", "pin": "${PIN}",`, 'trc-raw-broken-pin');
   assert.equal(brokenPin.status, 422);
-  assert.equal(brokenPin.entry.request_body, '[withheld: not JSON, and it may hold a secret]');
+  assert.equal(brokenPin.entry.request_body, '{"title": "x", "pin": "[redacted]",');
   // A field name spelled with escapes is the same field: its value is redacted all the same.
   const escaped = await send(`{"title":"Escaped","amount":500,"p\\u0069n":"${PIN}","card_\\u006eumber":"${CARD}"}`, 'trc-raw-escaped');
   assert.equal(escaped.status, 422, 'unknown fields are refused');
   assert.deepEqual(JSON.parse(escaped.entry.request_body), { title: 'Escaped', amount: 500, pin: '[redacted]', card_number: '************4242' });
-  // The same with a broken body: withheld, not shown with the escape's value in it.
+  // The same with a broken body: an escape the text rules cannot read, so none of it is kept.
   const escapedBroken = await send(`{"p\\u0069n":"${PIN}",`, 'trc-raw-escaped-broken');
   assert.equal(escapedBroken.entry.request_body, '[withheld: not JSON, and it may hold a secret]');
   const all = JSON.stringify(await control('/requests?limit=100'));

@@ -8,8 +8,8 @@ import { NOT_AN_EMULATOR, SvcError } from '../../../client/error.js';
 import { curlOf, lostToRedaction } from '../../../../contract/request-curl.js';
 
 // The request log, read through the control API. `tail` polls for entries newer than the
-// last one it printed (the log is a store collection; polling needs no stream of its own and
-// survives an emulator restart on the same port by itself).
+// last one it printed (polling needs no stream of its own and survives an emulator restart on
+// the same port by itself).
 
 type Entry = z.output<typeof RequestLogEntry>;
 type Page = z.output<typeof RequestLogPage>;
@@ -50,8 +50,8 @@ export async function get([id]: string[], flags: CommonFlags & { curl?: boolean 
   const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.get<Entry>(`/requests/${encodeURIComponent(id)}`));
   if (flags.curl) {
-    io.stdout.write(`${curlOf(data)}\n`);
-    if (lostToRedaction(data.request_body)) io.stderr.write('note: the log keeps no secret: fill in the redacted values before running it.\n');
+    io.stdout.write(`${curlOf(data, ctx.baseUrl)}\n`);
+    if (lostToRedaction(data.request_body) || lostToRedaction(data.path)) io.stderr.write('note: the log keeps no secret: fill in the redacted values before running it.\n');
     return;
   }
   ctx.out.result(data, `Request ${data.id}`, () => [
