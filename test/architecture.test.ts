@@ -124,8 +124,7 @@ test('no module state under emulator/: what an emulator keeps is a field of its 
   assert.equal(moduleState('a.ts', 'let n = 0;\nconst seen = new Map();\nexport function f() { n++; seen.set(1, 2); }').length, 2);
   assert.deepEqual(moduleState('b.ts', "let ready = false;\nready = true;\nconst NAMES = new Set(['a']);\nexport const known = (s: string) => ready && NAMES.has(s);"), []);
   const allowed = ['emulator/performance/process-caches.ts'];
-  // request-log/ is being rebuilt as a per-emulator object (issue 37, item 1), its module state with it.
-  const scanned = sources('emulator').filter((f) => !allowed.includes(f) && !f.startsWith('emulator/request-log/'));
+  const scanned = sources('emulator').filter((f) => !allowed.includes(f));
   assert.deepEqual(
     scanned.flatMap((f) => moduleState(f, readFileSync(join(root, f), 'utf8'))),
     [],
