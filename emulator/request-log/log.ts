@@ -6,6 +6,7 @@ import type { Logger } from '../services.js';
 import { Appender } from '../store/appender.js';
 import { storeFsFromEnv } from '../store/store-fs.js';
 import { describeFsCode } from '../store/store-write-error.js';
+import { messageOf } from '../../contract/errors.js';
 import type { RequestLogRecord } from './records.js';
 
 // The request log of one emulator: a ring of the newest --request-log N entries, oldest first,
@@ -278,4 +279,4 @@ export class RequestLog {
   }
 }
 
-const describe = (err: unknown) => describeFsCode((err as NodeJS.ErrnoException | null)?.code, (err as Error)?.message);
+const describe = (err: unknown) => describeFsCode(err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined, messageOf(err));
