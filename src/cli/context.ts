@@ -3,7 +3,7 @@ import type { ApiResult } from '../client/http.js';
 import type { RetryInfo } from '../client/http.js';
 import { describeSource, resolveTarget, type Target } from './config/resolve.js';
 import type { CliIO, Env } from './io.js';
-import type { CommonFlags } from './options.js';
+import type { CommonFlags } from './flags.js';
 import { Output } from './output.js';
 
 // What an API command needs: the resolved target (base URL, key, environment), the typed

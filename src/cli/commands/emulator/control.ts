@@ -2,16 +2,17 @@ import type { Command } from 'commander';
 import { parseDuration } from '../../../../contract/formats.js';
 import { UsageError } from '../../errors.js';
 import { controlContext } from '../../control-context.js';
-import type { CommonFlags } from '../../options.js';
+import type { CommonFlags, FlagsOf } from '../../flags.js';
+import type { EMULATOR } from './flags.js';
 import { genericLines, money } from '../../output.js';
 import { maskSecret } from '../../mask.js';
-import { merchantScope, type MerchantFlags } from './merchant.js';
+import { merchantScope } from './merchant.js';
 import type { CliIO } from '../../io.js';
 
 // Read-mostly control actions: health, keys, clock, OTP inbox, events, users, metrics.
 
 /** Health; with --wait, tried until the emulator answers or --timeout passes (status-wait.ts). */
-export async function status(_a: string[], flags: CommonFlags & { wait?: boolean }, io: CliIO): Promise<void> {
+export async function status(_a: string[], flags: FlagsOf<typeof EMULATOR.status>, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
   if (!flags.wait) {
     const { data } = ctx.traced(await ctx.control.health());
@@ -70,7 +71,7 @@ export async function clockShow(_a: string[], flags: CommonFlags, io: CliIO): Pr
  */
 const ADVANCE_TIMEOUT_MS = 10 * 60_000;
 
-export async function clockAdvance([by]: string[], flags: CommonFlags & { toNextDelivery?: boolean }, io: CliIO, cmd?: Command): Promise<void> {
+export async function clockAdvance([by]: string[], flags: FlagsOf<typeof EMULATOR.clockAdvance>, io: CliIO, cmd?: Command): Promise<void> {
   if ((by === undefined) === !flags.toNextDelivery) throw new UsageError('give either a duration (e.g. 2h) or --to-next-delivery.');
   if (cmd?.getOptionValueSource('timeout') === 'default') flags = { ...flags, timeout: ADVANCE_TIMEOUT_MS };
   // The emulator's own duration parser: "2" (no unit) is refused here, before anything is sent.
@@ -101,7 +102,7 @@ export async function otp([phone]: string[], flags: CommonFlags, io: CliIO): Pro
 }
 
 /** Newest first, at most --limit (the control API lists oldest first; --json gets the same cut). */
-export async function events(_a: string[], flags: MerchantFlags & { type?: string; limit: number }, io: CliIO): Promise<void> {
+export async function events(_a: string[], flags: FlagsOf<typeof EMULATOR.events>, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
   const scope = await merchantScope(ctx.control, flags, io).catch(() => undefined);
   const { data } = ctx.traced(

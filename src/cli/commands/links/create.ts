@@ -1,22 +1,13 @@
 import { checkFlags } from '../../flag-check.js';
 import { apiContext, checkoutUrl } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { WriteFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { LINKS } from './flags.js';
 import { parseJsonObject, splitList } from '../../values.js';
 import { linkLines } from './show.js';
 import type { CliIO } from '../../io.js';
 
-interface Flags extends WriteFlags {
-  title: string;
-  amount?: number;
-  currency?: string;
-  description?: string;
-  methods?: string;
-  expiresAt?: string;
-  redirectUrl?: string;
-  metadata?: string;
-  subMerchant?: string;
-}
+type Flags = FlagsOf<typeof LINKS.create>;
 
 const METHODS = ['card', 'momo', 'wallet'] as const;
 
