@@ -220,6 +220,8 @@ describe('CLI flags', () => {
     const cases: Array<[string[], Record<string, string>, RegExp]> = [
       [['--allow-host', ''], {}, /--allow-host <name>.*is empty/],
       [['--allow-host', 'svc:4242'], {}, /--allow-host <name>.*not a host name/],
+      // A list with an empty entry ("svc,") is svc, as SVC_ALLOWED_HOSTS reads it; one with no name at all is refused.
+      [['--allow-host', ', ,'], {}, /--allow-host <name>.*not a host name/],
       [[], { SVC_ALLOWED_HOSTS: 'svc,http://x' }, /SVC_ALLOWED_HOSTS: .*not a host name/],
       [['--public-url', ''], {}, /--public-url <url>.*not an absolute URL/],
       [['--public-url', 'ftp://svc'], {}, /--public-url <url>.*http:\/\/ or https:\/\//],
