@@ -1,6 +1,6 @@
 import chalk from 'chalk';
 import type { Command } from 'commander';
-import { consoleLogger, startEmulator, type EmulatorOptions, type ReadyInfo } from '../../../../emulator/index.js';
+import { consoleLogger, startEmulator, type EmulatorOptions, type ReadyInfo, type RunningEmulator } from '../../../../emulator/index.js';
 import type { CliIO } from '../../io.js';
 import { originOf } from '../../options.js';
 import { importWorld } from './world-file.js';
@@ -49,21 +49,19 @@ export function emulatorOptions(opts: StartOptions | ExecOptions, name: (prop: s
 export async function run(_a: string[], opts: StartOptions, io: CliIO, cmd: Command): Promise<void> {
   const origin = originOf(cmd, START);
   const options = emulatorOptions(opts, origin.name);
-  const emulator = await startEmulator({
-    ...options,
-    ownsProcess: true,
-    // `svc emulator stop` (POST /_emulator/stop): the same path as a SIGTERM.
-    onStopRequest: () => stop('stop requested'),
-  });
-  if (opts.import) await importWorld(emulator, opts.import, origin.name('import'));
-  // The handlers go in before the ready line: a supervisor (or a test) may signal the moment
-  // it reads that line, and Node's default SIGTERM would skip the flush and leave store.lock.
+  // The handlers go in before the emulator listens: a supervisor (or a test) may signal the
+  // moment it answers (`status --wait`) or prints its ready line, and Node's default SIGTERM
+  // would skip the flush and leave store.lock. A signal during the start stops it once started.
+  let emulator: RunningEmulator | undefined;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     if (!opts.json) io.stderr.write(`\n${signal}: finishing requests and flushing the store…\n`);
-    emulator.close().then(
+    if (emulator) close(emulator);
+  };
+  const close = (running: RunningEmulator) =>
+    running.close().then(
       () => process.exit(0),
       (err) => {
         // The store released store.lock whatever happened; the journal still holds every
@@ -72,9 +70,16 @@ export async function run(_a: string[], opts: StartOptions, io: CliIO, cmd: Comm
         process.exit(1);
       },
     );
-  };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  emulator = await startEmulator({
+    ...options,
+    ownsProcess: true,
+    // `svc emulator stop` (POST /_emulator/stop): the same path as a SIGTERM.
+    onStopRequest: () => stop('stop requested'),
+  });
+  if (stopping) return void close(emulator);
+  if (opts.import) await importWorld(emulator, opts.import, origin.name('import'));
   const info = emulator.readyInfo();
   if (opts.json) {
     // Where each option came from, by its flag's name in snake case, like the line's other keys.
