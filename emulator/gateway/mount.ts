@@ -13,7 +13,7 @@ import type { RouteDef } from './route.js';
 import { dispatcher, RouteTable } from './dispatch.js';
 import { watchOf } from '../request-log/record.js';
 import type { Op } from '../store/memory-store.js';
-import { applyAfter, applyBefore, takeApiFault } from '../faults/api.js';
+import { applyAfter, applyBefore, takeApiFault, type Routed } from '../faults/api.js';
 
 // The gateway: every merchant route goes through `handle`, in this order —
 //   auth (401) → scope / business (403) → [injected fault, before] → rate limit (429)
@@ -32,7 +32,7 @@ export function mountRoutes(app: Express, routes: RouteDef[], gateway: Gateway):
   const table = new RouteTable(routes);
   // With no fault set (the usual case) a request takes the plain path: fault handling adds
   // nothing to it, not even code in `handle` (measured: a bigger `handle` cost POSTs ~6%).
-  app.use(dispatcher(table, (route, req, res) => void (gateway.services.faults.empty ? handle(route, gateway, req, res) : handleWithFaults(route, gateway, req, res))));
+  app.use(dispatcher(table, (route, req, res) => void (gateway.services.faults.empty ? handle(route, gateway, req, res) : handleWithFaults({ table, route }, gateway, req, res))));
 }
 
 /** The gateway's key check, also used by the emulator's live stream. */
@@ -62,10 +62,11 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, root: string
  * known and allowed (a bad key or scope still gets its 401/403), an after-commit fault acts on
  * the answer `handle` produced once its transaction committed.
  */
-async function handleWithFaults(route: RouteDef, gateway: Gateway, req: Request, res: Response): Promise<void> {
+async function handleWithFaults(routed: Routed, gateway: Gateway, req: Request, res: Response): Promise<void> {
   const { services } = gateway;
   // A fault may cut the answer: the request log's entry is then made when the response closes.
   watchOf(res)?.closeWithFaults();
+  const { route } = routed;
   let key: KeyRecord | undefined;
   try {
     const caller = authenticate(services, req.headers.authorization);
@@ -75,7 +76,7 @@ async function handleWithFaults(route: RouteDef, gateway: Gateway, req: Request,
   }
   if (key) {
     try {
-      const before = takeApiFault(services, req, key, false);
+      const before = takeApiFault(services, req, key, false, routed);
       if (before && (await applyBefore(services, before, req, res)) === 'done') return;
     } catch (err) {
       sendError(res, err);
@@ -83,7 +84,7 @@ async function handleWithFaults(route: RouteDef, gateway: Gateway, req: Request,
     }
   }
   await handle(route, gateway, req, res, async (out) => {
-    const after = key && takeApiFault(services, req, key, true);
+    const after = key && takeApiFault(services, req, key, true, routed);
     if (after) await applyAfter(services, after, req, res, out);
     else sendJson(res, out.status, out.body);
   });

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/main.js';
 import { flagName, type FlagSpec } from '../../src/cli/flags.js';
 import { EXEC, START } from '../../src/cli/commands/emulator/flags.js';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 import { runBinary, startCli } from './run-binary.js';
 import { tempDir } from '../helpers/emulator.js';
 import { rawRequest } from '../helpers/raw-http.js';
