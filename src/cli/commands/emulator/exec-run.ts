@@ -6,6 +6,7 @@ import { constants } from 'node:os';
 import { startEmulator } from '../../../../emulator/index.js';
 import { SCOPES } from '../../../../contract/scopes.js';
 import type { CliIO } from '../../io.js';
+import { SilentExit } from '../../errors.js';
 import type { ExecOptions } from './start.js';
 import { EXEC } from './flags.js';
 import { originOf } from '../../options.js';
@@ -105,5 +106,7 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO, cmd: 
   } finally {
     cleanup();
   }
-  process.exit(exitCode);
+  // No process.exit: once the emulator closed, nothing of it is left to hold the process
+  // (test/testing/open-handles.test.ts), so exec ends the moment it returns, like any command.
+  if (exitCode !== 0) throw new SilentExit(exitCode);
 }
