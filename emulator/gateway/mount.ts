@@ -1,5 +1,6 @@
 import { describeZodError } from '../../contract/zod-error.js';
 import { KEY_PATTERN } from '../../contract/keys.js';
+import { CHECKOUT_URL_HEADER } from '../../contract/network.js';
 import type { Express, Request, Response } from 'express';
 import { z } from 'zod';
 import type { MerchantContext, Services } from '../services.js';
@@ -32,7 +33,12 @@ export function mountRoutes(app: Express, routes: RouteDef[], gateway: Gateway):
   const table = new RouteTable(routes);
   // With no fault set (the usual case) a request takes the plain path: fault handling adds
   // nothing to it, not even code in `handle` (measured: a bigger `handle` cost POSTs ~6%).
-  app.use(dispatcher(table, (route, req, res) => void (gateway.services.faults.empty ? handle(route, gateway, req, res) : handleWithFaults({ table, route }, gateway, req, res))));
+  app.use(
+    dispatcher(table, (route, req, res) => {
+      res.setHeader(CHECKOUT_URL_HEADER, gateway.services.config.checkoutUrl);
+      void (gateway.services.faults.empty ? handle(route, gateway, req, res) : handleWithFaults({ table, route }, gateway, req, res));
+    }),
+  );
 }
 
 /** The gateway's key check, also used by the emulator's live stream. */

@@ -54,6 +54,12 @@ describe('allowed names', () => {
     }
   });
 
+  test('the dashboard opened from this machine says so in its footer: loopback, no token needed', async () => {
+    const res = await get('/dashboard', 'localhost');
+    assert.equal(res.status, 200, res.text);
+    assert.match(res.text, /<footer>[^<]*opened from this machine \(loopback, no token needed\)/);
+  });
+
   test('the merchant API is not behind the door: any Host works with a key', async () => {
     const res = await rawRequest(emu.localUrl, 'GET', '/v1/api/webhook-endpoints', { headers: { host: `attacker.example:${port}`, authorization: `Bearer ${KEYS.acmeTest}` } });
     assert.equal(res.status, 200, res.text);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { packageFile } from '../../emulator/server.js';
+import { packageFile } from '../../emulator/assets.js';
 import { tempDir } from '../helpers/emulator.js';
 import { svcBin } from '../helpers/svc-process.js';
 import { node } from '../readme/code-blocks.js';

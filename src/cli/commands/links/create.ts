@@ -19,7 +19,7 @@ export async function run(_args: string[], flags: Flags, io: CliIO): Promise<voi
   const methods = flags.methods === undefined ? undefined : splitList(flags.methods);
   for (const m of methods ?? []) if (!METHODS.includes(m as never)) throw new UsageError(`--methods: "${m}" is not one of card, momo, wallet.`);
   const ctx = apiContext(flags, io);
-  const { data } = ctx.traced(
+  const { data, checkoutUrl: answered } = ctx.traced(
     await ctx.api.createLink(
       {
         title: flags.title,
@@ -35,5 +35,5 @@ export async function run(_args: string[], flags: Flags, io: CliIO): Promise<voi
       { idempotencyKey: flags.idempotencyKey },
     ),
   );
-  ctx.out.result(data, 'Payment link created', () => linkLines(ctx.out, data, checkoutUrl(ctx.target, io.env)));
+  ctx.out.result(data, 'Payment link created', () => linkLines(ctx.out, data, checkoutUrl(ctx.target, io.env, answered)));
 }

@@ -8,6 +8,6 @@ export async function run([id]: string[], flags: FlagsOf<typeof LINKS.get>, io: 
   const ctx = apiContext(flags, io);
   // A link code (PL-XXXXXXXX) is read through its own route; anything else is an id.
   const result = /^PL-/.test(id) ? await ctx.api.getLinkByCode(id) : await ctx.api.getLink(id);
-  const { data } = ctx.traced(result);
-  ctx.out.result(data, 'Payment link', () => linkLines(ctx.out, data, checkoutUrl(ctx.target, io.env)));
+  const { data, checkoutUrl: answered } = ctx.traced(result);
+  ctx.out.result(data, 'Payment link', () => linkLines(ctx.out, data, checkoutUrl(ctx.target, io.env, answered)));
 }
