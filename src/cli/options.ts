@@ -55,20 +55,22 @@ export function originOf(cmd: Command, table: FlagTable) {
   return { from, name: (prop: string): string => (from(prop) === 'env' && table[prop].env) || flagName(prop, table[prop]) };
 }
 
-/**
- * `cmd` with its description, the table's flags and its examples (after any `notes`), running
- * `fn` of the module `load` imports, with the positional arguments, the flags, the IO and the
- * command. The module's function must take the flags as the table types them.
- */
-export function define<T extends FlagTable, K extends string>(
-  cmd: Command,
+/** What define() takes after the command: description, flag table, the module and its function, examples, notes. */
+type Definition<T extends FlagTable, K extends string> = [
   about: string,
   table: T,
   load: () => Promise<{ [k in K]: Run<FlagsOf<NoInfer<T>>> }>,
   fn: K,
   lines: string[],
   notes?: string,
-): Command {
+];
+
+/**
+ * `cmd` with its description, the table's flags and its examples (after any `notes`), running
+ * `fn` of the module `load` imports, with the positional arguments, the flags, the IO and the
+ * command. The module's function must take the flags as the table types them.
+ */
+export function define<T extends FlagTable, K extends string>(cmd: Command, ...[about, table, load, fn, lines, notes]: Definition<T, K>): Command {
   cmd.description(about);
   for (const [prop, spec] of Object.entries(table)) cmd.addOption(option(prop, spec));
   if (notes) cmd.addHelpText('after', notes);
@@ -82,15 +84,6 @@ export function define<T extends FlagTable, K extends string>(
 }
 
 /** A subcommand of `parent`, as define() makes it. */
-export function verb<T extends FlagTable, K extends string>(
-  parent: Command,
-  name: string,
-  about: string,
-  table: T,
-  load: () => Promise<{ [k in K]: Run<FlagsOf<NoInfer<T>>> }>,
-  fn: K,
-  lines: string[],
-  notes?: string,
-): Command {
-  return define(parent.command(name), about, table, load, fn, lines, notes);
+export function verb<T extends FlagTable, K extends string>(parent: Command, name: string, ...definition: Definition<T, K>): Command {
+  return define(parent.command(name), ...definition);
 }
