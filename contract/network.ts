@@ -17,6 +17,12 @@ export const SESSION_COOKIE_PREFIX = 'svc_session_';
 export const CONTROL_TOKEN_QUERY = 'token';
 /** Set on every answer of the door guard, so a client tells a refusal from a route's own error. */
 export const GUARD_HEADER = 'Svc-Guard';
+/**
+ * On every merchant API answer of an emulator: the base of its checkout pages ({public_url}/checkout).
+ * The API itself never names a link's payer URL; with this the CLI names it for an emulator it
+ * reaches by another name (a compose service) as the emulator hands it out.
+ */
+export const CHECKOUT_URL_HEADER = 'Svc-Checkout-Url';
 export type GuardReason = 'host' | 'origin' | 'authorization' | 'token' | 'throttle';
 
 // A DNS name (labels of letters, digits, '-' and '_'), an IPv4 literal, or [IPv6].

@@ -140,6 +140,8 @@ export class Sender {
           },
         },
       );
+      // A closed sender opens no pool: close() has already destroyed the one it had.
+      if (this.closed) return entry.stop();
       this.agent ??= import('undici').then((u) => new u.Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, pipelining: 1 }));
       this.agent.then(
         (agent) => {

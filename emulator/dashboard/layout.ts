@@ -3,6 +3,7 @@ import { html, raw, type Html } from '../pages/html.js';
 import { PAGE_CSP, sendPage } from '../pages/layout.js';
 import { STYLESHEET } from '../pages/style.js';
 import { DASHBOARD_STYLESHEET } from './style.js';
+import { isLoopbackPeer } from '../http/local-guard.js';
 
 // The dashboard's frame: the hosted pages' stylesheet and sending (pages/layout.ts) with a
 // section nav, the live-stream status, and the one client script (client.ts), same origin only.
@@ -46,12 +47,17 @@ export function dashboardPage(title: string, section: Section, body: Html): Html
 <div id="flash" aria-live="polite"></div>
 ${body}
 </main>
-<footer>svc emulator · local dashboard (loopback only) · <span class="badge">TEST</span> and <span class="badge live">LIVE</span> mark each record's environment</footer>
+<footer>svc emulator · local dashboard${raw(ACCESS_MARK)} · <span class="badge">TEST</span> and <span class="badge live">LIVE</span> mark each record's environment</footer>
 </body>
 </html>
 `;
 }
 
+/** Where the footer says how this page was reached: known only when it is sent (sendDashboard). */
+const ACCESS_MARK = '<!--access-->';
+
+/** Sends a dashboard page, its footer stating how this request got in: from this machine, or from another host with the control token. */
 export function sendDashboard(res: Response, status: number, page: Html): void {
-  sendPage(res, status, page, DASHBOARD_CSP);
+  const access = isLoopbackPeer(res.req.socket.remoteAddress) ? 'opened from this machine (loopback, no token needed)' : 'opened from another host with the control token';
+  sendPage(res, status, raw(page.text.replace(ACCESS_MARK, ` (${access})`)), DASHBOARD_CSP);
 }

@@ -6,6 +6,8 @@ import { RateLimitedError } from '../gateway/rate-limit.js';
 import { errorBody, sendJson } from '../gateway/envelope.js';
 import { latencyOf, type Fault } from './set.js';
 import { FAULT_HEADER } from '../../contract/faults.js';
+import type { RouteTable } from '../gateway/dispatch.js';
+import type { RouteDef } from '../gateway/route.js';
 
 // API faults, applied by the gateway (gateway/mount.ts) at two points of a merchant request:
 //
@@ -22,17 +24,36 @@ import { FAULT_HEADER } from '../../contract/faults.js';
 
 const STATUS_CODE: Record<number, ErrorCode> = { 429: 'RATE_LIMITED', 500: 'INTERNAL_ERROR', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE' };
 
-/** "POST /v1/api/payouts*" against a method and path: * matches anything, :name one segment. */
-export function routeMatches(pattern: string, method: string, path: string): boolean {
+/** The route table a request was found in, and the route it found (gateway/dispatch.ts). */
+export interface Routed {
+  table: RouteTable;
+  route: RouteDef;
+}
+
+/**
+ * Does a fault's "<METHOD> <path>" name this request? The path must match the pattern (`*`
+ * matches anything, `:name` one segment), and a pattern without `*` names routes the way a
+ * request does: looked up in the route table, it must find the request's own route. So
+ * "GET /v1/api/payments/:id" (the :id route) never fires on /v1/api/payments/summary, which is
+ * a route of its own, and "GET /v1/api/payments/pay_1" fires on that payment alone. A `*`
+ * pattern stays a pattern over paths ("* /v1/api/payouts*": every payouts route).
+ */
+export function routeMatches(pattern: string, method: string, path: string, routed: Routed): boolean {
   const space = pattern.indexOf(' ');
   const m = pattern.slice(0, space);
+  const p = pattern.slice(space + 1);
   if (m !== '*' && m !== method) return false;
-  const source = pattern
-    .slice(space + 1)
+  const source = p
     .split(/(\*|:[A-Za-z_]\w*)/)
     .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
     .join('');
-  return new RegExp(`^${source}$`).test(path);
+  if (!new RegExp(`^${source}$`).test(path)) return false;
+  if (p.includes('*')) return true;
+  try {
+    return routed.table.find(method, p)?.route === routed.route;
+  } catch {
+    return false; // a pattern segment that does not decode names no route
+  }
 }
 
 /**
@@ -40,14 +61,14 @@ export function routeMatches(pattern: string, method: string, path: string): boo
  * After-commit faults are drawn only once the request succeeded and committed: a request
  * that fails validation never spends one.
  */
-export function takeApiFault(services: Services, req: Request, key: KeyRecord, afterCommit: boolean): Fault | undefined {
+export function takeApiFault(services: Services, req: Request, key: KeyRecord, afterCommit: boolean, routed: Routed): Fault | undefined {
   return services.faults.take(
     (f) =>
       f.route !== undefined &&
       f.after_commit === afterCommit &&
       (f.environment === undefined || f.environment === key.environment) &&
       (f.key_name === undefined || f.key_name === key.name) &&
-      routeMatches(f.route, req.method === 'HEAD' ? 'GET' : req.method, req.path),
+      routeMatches(f.route, req.method === 'HEAD' ? 'GET' : req.method, req.path, routed),
   );
 }
 

@@ -1,5 +1,6 @@
 import { describeZodError } from '../../contract/zod-error.js';
 import { KEY_PATTERN } from '../../contract/keys.js';
+import { CHECKOUT_URL_HEADER } from '../../contract/network.js';
 import type { Express, Request, Response } from 'express';
 import { z } from 'zod';
 import type { MerchantContext, Services } from '../services.js';
@@ -13,7 +14,7 @@ import type { RouteDef } from './route.js';
 import { dispatcher, RouteTable } from './dispatch.js';
 import { watchOf } from '../request-log/record.js';
 import type { Op } from '../store/memory-store.js';
-import { applyAfter, applyBefore, takeApiFault } from '../faults/api.js';
+import { applyAfter, applyBefore, takeApiFault, type Routed } from '../faults/api.js';
 
 // The gateway: every merchant route goes through `handle`, in this order —
 //   auth (401) → scope / business (403) → [injected fault, before] → rate limit (429)
@@ -32,7 +33,12 @@ export function mountRoutes(app: Express, routes: RouteDef[], gateway: Gateway):
   const table = new RouteTable(routes);
   // With no fault set (the usual case) a request takes the plain path: fault handling adds
   // nothing to it, not even code in `handle` (measured: a bigger `handle` cost POSTs ~6%).
-  app.use(dispatcher(table, (route, req, res) => void (gateway.services.faults.empty ? handle(route, gateway, req, res) : handleWithFaults(route, gateway, req, res))));
+  app.use(
+    dispatcher(table, (route, req, res) => {
+      res.setHeader(CHECKOUT_URL_HEADER, gateway.services.config.checkoutUrl);
+      void (gateway.services.faults.empty ? handle(route, gateway, req, res) : handleWithFaults({ table, route }, gateway, req, res));
+    }),
+  );
 }
 
 /** The gateway's key check, also used by the emulator's live stream. */
@@ -62,10 +68,11 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, root: string
  * known and allowed (a bad key or scope still gets its 401/403), an after-commit fault acts on
  * the answer `handle` produced once its transaction committed.
  */
-async function handleWithFaults(route: RouteDef, gateway: Gateway, req: Request, res: Response): Promise<void> {
+async function handleWithFaults(routed: Routed, gateway: Gateway, req: Request, res: Response): Promise<void> {
   const { services } = gateway;
   // A fault may cut the answer: the request log's entry is then made when the response closes.
   watchOf(res)?.closeWithFaults();
+  const { route } = routed;
   let key: KeyRecord | undefined;
   try {
     const caller = authenticate(services, req.headers.authorization);
@@ -75,7 +82,7 @@ async function handleWithFaults(route: RouteDef, gateway: Gateway, req: Request,
   }
   if (key) {
     try {
-      const before = takeApiFault(services, req, key, false);
+      const before = takeApiFault(services, req, key, false, routed);
       if (before && (await applyBefore(services, before, req, res)) === 'done') return;
     } catch (err) {
       sendError(res, err);
@@ -83,7 +90,7 @@ async function handleWithFaults(route: RouteDef, gateway: Gateway, req: Request,
     }
   }
   await handle(route, gateway, req, res, async (out) => {
-    const after = key && takeApiFault(services, req, key, true);
+    const after = key && takeApiFault(services, req, key, true, routed);
     if (after) await applyAfter(services, after, req, res, out);
     else sendJson(res, out.status, out.body);
   });

@@ -211,7 +211,7 @@ export function localOnly(services: Services, options: LocalGuardOptions = {}): 
             401,
             config.controlToken === null
               ? 'Refused: this surface answers callers on the emulator\'s machine only; start the emulator with --control-token (env SVC_CONTROL_TOKEN) to let other hosts in.'
-              : `Refused: callers from other hosts need the control token: send the ${CONTROL_TOKEN_HEADER} header (svc: --control-token or SVC_CONTROL_TOKEN), or open the dashboard once through {public_url}/dashboard?token=<token>.`,
+              : `Refused: callers from other hosts need the control token: send the ${CONTROL_TOKEN_HEADER} header (svc: --control-token or SVC_CONTROL_TOKEN), or open the dashboard once through ${config.publicUrl ?? `http://${host}`}/dashboard?token=<token>.`,
           );
         }
       }

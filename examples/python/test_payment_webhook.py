@@ -20,7 +20,7 @@ class PaymentWebhookTest(unittest.TestCase):
     def setUp(self):
         self.svc = SvcClient.from_env()
         clock = self.svc.control("GET", "/clock")
-        self.assertEqual(clock["mode"], "manual", "start the emulator with --clock manual: this test moves the clock itself")
+        self.assertEqual(clock["mode"], "manual", "start the emulator with --clock manual (SVC_CLOCK=manual in a container): this test moves the clock itself")
         # Answer 500 to the first attempt of each delivery, so the service has to retry.
         self.receiver = WebhookReceiver(fail_first_attempts=1).start()
         self.addCleanup(self.receiver.stop)

@@ -3,7 +3,7 @@ import type { ApiResult } from '../client/http.js';
 import type { RetryInfo } from '../client/http.js';
 import { describeSource, resolveTarget, type Target } from './config/resolve.js';
 import type { CliIO, Env } from './io.js';
-import type { CommonFlags } from './options.js';
+import type { CommonFlags } from './flags.js';
 import { Output } from './output.js';
 
 // What an API command needs: the resolved target (base URL, key, environment), the typed
@@ -41,12 +41,14 @@ export function apiContext(flags: CommonFlags, io: CliIO, options: { newProfile?
 /**
  * {checkout_url} — the spec composes a payer's URL as {checkout_url}/{link_code} and the API
  * never returns it. SVC_CHECKOUT_URL names it; otherwise an emulator's is known (the discovery
- * file's checkout_url, or {base_url}/checkout on a loopback host, where the emulator runs);
+ * file's checkout_url; the one an emulator's answer carries, `answered`, from its public URL,
+ * however it was reached; or {base_url}/checkout on a loopback host, where the emulator runs);
  * a live host's is not guessed.
  */
-export function checkoutUrl(target: Target, env: Env): string | undefined {
+export function checkoutUrl(target: Target, env: Env, answered?: string): string | undefined {
   if (env.SVC_CHECKOUT_URL) return env.SVC_CHECKOUT_URL.replace(/\/+$/, '');
   if (target.emulator?.checkout_url && target.baseUrlSource === 'emulator') return target.emulator.checkout_url.replace(/\/+$/, '');
+  if (answered) return answered.replace(/\/+$/, '');
   const host = new URL(target.baseUrl).hostname;
   if (host === '127.0.0.1' || host === 'localhost' || host === '[::1]') return `${target.baseUrl}/checkout`;
   return undefined;

@@ -3,7 +3,7 @@ import { resolveBaseUrl } from './config/resolve.js';
 import { clientOptions, traceLine } from './context.js';
 import type { ApiResult } from '../client/http.js';
 import type { CliIO } from './io.js';
-import type { CommonFlags } from './options.js';
+import type { CommonFlags } from './flags.js';
 import { Output } from './output.js';
 
 // What an emulator-only command needs: the emulator's base URL and control token, and the

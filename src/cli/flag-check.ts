@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { UsageError } from './errors.js';
+import { flagName } from './flags.js';
 
 // Flag values checked on this side with the very zod schemas the API validates the request
 // with (imported from emulator/resources/*/schema.ts), so a bad value is a usage error (exit
@@ -17,9 +18,6 @@ export function checkFlags(flags: object, checks: Record<string, z.ZodType>): vo
   }
   if (problems.length > 0) throw new UsageError(problems.join('\n       '));
 }
-
-/** expiresAt → --expires-at */
-export const flagName = (prop: string): string => `--${prop.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** zod's "Invalid ISO datetime" (or a union's "Invalid input") means little without an example. */
 function hint(issue: z.core.$ZodIssue | undefined): string {

@@ -1,92 +1,89 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { MAX_KEY_LENGTH } from '../../contract/idempotency.js';
 import { ioOf, type CliIO } from './io.js';
-import { intFlag, wrapParser } from './parse.js';
-import { parseControlToken } from '../../contract/network.js';
+import { flagName, switchValue, type FlagSpec, type FlagTable, type FlagsOf } from './flags.js';
+import { UsageError } from './errors.js';
 
-// The flags shared by commands, added by one helper each so every command spells them the
-// same way, and the lazy action loader that keeps command code out of `svc --help`.
+// Commander's side of the flag tables (flags.ts): each command is described, given its table's
+// flags and examples, and runs a function of a module imported only when it runs (so command
+// code stays out of `svc --help`), with the flags typed by the same table.
 
-export interface CommonFlags {
-  apiKey?: string;
-  baseUrl?: string;
-  profile?: string;
-  json?: boolean;
-  /** false under --no-input. */
-  input: boolean;
-  timeout: number;
-  traceId?: string;
-  /** Print the trace id of each call (errors print theirs always). */
-  verbose?: boolean;
-  /** The control token of an emulator on another host. */
-  controlToken?: string;
-}
+export type Run<F> = (positional: string[], flags: F, io: CliIO, cmd: Command) => Promise<void>;
 
-export interface WriteFlags extends CommonFlags {
-  idempotencyKey?: string;
-}
-
-export interface MoneyFlags extends WriteFlags {
-  yes?: boolean;
-}
-
-/**
- * --api-key, --base-url, --profile, --json, --timeout, --trace-id, --verbose, --no-input.
- * `timeout` replaces the per-attempt --timeout <ms> (svc emulator status takes a duration).
- */
-export function apiOptions(cmd: Command, timeout?: Option): Command {
-  return cmd
-    .option('--api-key <key>', 'API key (default: $SVC_API_KEY, the profile, or the emulator in ./.svc)')
-    .option('--base-url <url>', 'service address (default: $SVC_BASE_URL, the profile, or the emulator in ./.svc)')
-    .option('--profile <name>', 'config profile to use (default: $SVC_PROFILE or the current profile)')
-    .option('--json', "print the API's data as one JSON document, nothing else on stdout")
-    .addOption(timeout ?? new Option('--timeout <ms>', 'per-attempt request timeout').argParser(intFlag(1, 600_000)).default(30_000))
-    .option('--trace-id <id>', 'X-Trace-ID to send (default: generated)')
-    .option('--verbose', 'also print the trace id of each call on stderr (errors always do)')
-    .option('--control-token <token>', 'control token of an emulator on another host (default: $SVC_CONTROL_TOKEN or the emulator in ./.svc)', wrapParser(parseControlToken))
-    .option('--no-input', 'never prompt; a missing value is a usage error');
-}
-
-/** API options plus --idempotency-key, for routes that write. */
-export function writeOptions(cmd: Command): Command {
-  return apiOptions(cmd).option('--idempotency-key <key>', 'idempotency key, reused on every retry (default: a new UUID)', idempotencyKeyFlag);
-}
-
-/** Write options plus --yes, for commands that move money (asked with a live key). */
-export function moneyOptions(cmd: Command): Command {
-  return writeOptions(cmd).option('-y, --yes', 'do not ask for confirmation with a live key');
-}
-
-/**
- * --idempotency-key goes out in a header (and, for a charge, in the body too): what a header
- * cannot carry is a usage error here rather than a network error from the transport.
- */
-function idempotencyKeyFlag(value: string): string {
-  if (value === '') throw new InvalidArgumentError('is empty.');
-  const bad = /[\x00-\x08\x0a-\x1f\x7f]/.exec(value);
-  if (bad) throw new InvalidArgumentError(`holds a control character (U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}) that an HTTP header cannot carry.`);
-  const bytes = Buffer.byteLength(value, 'utf8');
-  if (bytes > MAX_KEY_LENGTH) throw new InvalidArgumentError(`is ${bytes} bytes in UTF-8; a header key holds at most ${MAX_KEY_LENGTH}.`);
-  return value;
-}
-
-export function examples(cmd: Command, lines: string[]): Command {
-  return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}`);
-}
-
-type Run = (args: string[], flags: any, io: CliIO, cmd: Command) => Promise<void>;
-
-/**
- * Commander action that imports the command's module only when it runs, then calls its
- * `run` (or the export named `fn`) with the positional arguments, the flags, the invocation's
- * IO and the command.
- */
-export function lazy<M>(load: () => Promise<M>, fn: keyof M & string = 'run' as keyof M & string) {
-  return async (...args: unknown[]) => {
-    const cmd = args[args.length - 1] as Command;
-    const flags = cmd.opts();
-    const positional = args.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a : [a])) as string[];
-    const mod = await load();
-    await (mod[fn] as unknown as Run)(positional, flags, ioOf(cmd), cmd);
+/** A table parser as commander wants it: its Error becomes commander's usage error naming the flag. */
+export function commanderParser<T, P>(parse: (raw: string, previous: P) => T) {
+  return (raw: string, previous: P): T => {
+    try {
+      return parse(raw, previous);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
   };
+}
+
+function option(prop: string, spec: FlagSpec): Option {
+  const o = new Option(`${spec.short ? `${spec.short}, ` : ''}${flagName(prop, spec)}${spec.value ? ` ${spec.value}` : ''}`, spec.env ? `${spec.help} [env: ${spec.env}]` : spec.help);
+  const parse = spec.parse;
+  if (parse) o.argParser(commanderParser((raw: string, previous: unknown) => parse.call(spec, raw, previous)));
+  if (spec.default !== undefined) o.default(spec.default, spec.shows);
+  if (spec.required) o.makeOptionMandatory();
+  return o;
+}
+
+/**
+ * A flag left out takes its variable's value when it is set: the flag, then the environment,
+ * then the default. A bad value is a usage error (exit 2) naming the variable and the rule.
+ */
+function fromEnv(cmd: Command, table: FlagTable, env: CliIO['env']): void {
+  for (const [prop, spec] of Object.entries(table)) {
+    const raw = spec.env === undefined ? undefined : env[spec.env];
+    if (raw === undefined || cmd.getOptionValueSource(prop) === 'cli') continue;
+    let value: unknown;
+    try {
+      value = spec.value === undefined ? switchValue(raw) : spec.parse ? spec.parse(raw, undefined) : raw;
+    } catch (err) {
+      throw new UsageError(`${spec.env}: ${(err as Error).message}`);
+    }
+    cmd.setOptionValueWithSource(prop, value, 'env');
+  }
+}
+
+export type Source = 'flag' | 'env' | 'default';
+
+/** Where each of the table's flags took its value from, and how a message names it: by its variable when it came from there. */
+export function originOf(cmd: Command, table: FlagTable) {
+  const from = (prop: string): Source => ({ cli: 'flag', env: 'env' } as const)[cmd.getOptionValueSource(prop) as 'cli' | 'env'] ?? 'default';
+  return { from, name: (prop: string): string => (from(prop) === 'env' && table[prop].env) || flagName(prop, table[prop]) };
+}
+
+/** What define() takes after the command: description, flag table, the module and its function, examples, notes. */
+type Definition<T extends FlagTable, K extends string> = [
+  about: string,
+  table: T,
+  load: () => Promise<{ [k in K]: Run<FlagsOf<NoInfer<T>>> }>,
+  fn: K,
+  lines: string[],
+  notes?: string,
+];
+
+/**
+ * `cmd` with its description, the table's flags and its examples (after any `notes`), running
+ * `fn` of the module `load` imports, with the positional arguments, the flags, the IO and the
+ * command. The module's function must take the flags as the table types them.
+ */
+export function define<T extends FlagTable, K extends string>(cmd: Command, ...[about, table, load, fn, lines, notes]: Definition<T, K>): Command {
+  cmd.description(about);
+  for (const [prop, spec] of Object.entries(table)) cmd.addOption(option(prop, spec));
+  if (notes) cmd.addHelpText('after', notes);
+  return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}`).action(async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const io = ioOf(command);
+    fromEnv(command, table, io.env);
+    const positional = args.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a : [a])) as string[];
+    await (await load())[fn](positional, command.opts() as FlagsOf<T>, io, command);
+  });
+}
+
+/** A subcommand of `parent`, as define() makes it. */
+export function verb<T extends FlagTable, K extends string>(parent: Command, name: string, ...definition: Definition<T, K>): Command {
+  return define(parent.command(name), ...definition);
 }

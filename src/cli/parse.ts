@@ -1,29 +1,46 @@
-import { InvalidArgumentError } from 'commander';
+import { parseDuration } from '../../contract/formats.js';
 
-// Flag parsers shared by every command: a bad value is a usage error naming the flag.
+// Flag value parsers shared by every command's flag table (flags.ts): each throws an Error
+// whose message states the rule; commander's registration (options.ts) names the flag, and a
+// variable's check (start, exec) names the variable.
 
 export function intFlag(min: number, max: number) {
   return (value: string): number => {
-    if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number, got "${value}".`);
+    if (!/^-?\d+$/.test(value)) throw new Error(`expected a whole number, got "${value}".`);
     const n = Number(value);
-    if (n < min || n > max) throw new InvalidArgumentError(`expected a number from ${min} to ${max}, got ${n}.`);
+    if (n < min || n > max) throw new Error(`expected a number from ${min} to ${max}, got ${n}.`);
     return n;
   };
 }
 
 export function choiceFlag<T extends string>(choices: readonly T[]) {
   return (value: string): T => {
-    if (!choices.includes(value as T)) throw new InvalidArgumentError(`expected one of ${choices.join(', ')}, got "${value}".`);
-    return value as T;
+    const found = choices.find((c) => c === value);
+    if (found === undefined) throw new Error(`expected one of ${choices.join(', ')}, got "${value}".`);
+    return found;
   };
 }
 
-export function wrapParser<T>(parse: (value: string) => T) {
-  return (value: string): T => {
+/** A value that must not be empty (a path): `--data-dir ''` or `SVC_DATA_DIR=` is a mistake, not the current folder. */
+export function nonEmpty(value: string): string {
+  if (value === '') throw new Error('is empty.');
+  return value;
+}
+
+/** A repeatable flag's values, in order. */
+export const repeatable = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** `30s`, `2m`, `1m30s`, or a whole number of ms; from 1 ms to 1 h (`status --timeout`, `webhooks check --timeout`). */
+export function durationOrMs(value: string): number {
+  let ms: number;
+  if (/^\d+$/.test(value)) ms = Number(value);
+  else {
     try {
-      return parse(value);
+      ms = parseDuration(value);
     } catch (err) {
-      throw new InvalidArgumentError((err as Error).message);
+      throw new Error(`${(err as Error).message}; or a whole number of milliseconds.`);
     }
-  };
+  }
+  if (ms < 1 || ms > 3_600_000) throw new Error(`expected a duration from 1ms to 1h, got "${value}".`);
+  return ms;
 }

@@ -1,6 +1,6 @@
 import { networkMessage, SvcError } from './error.js';
 import { send, TransportTimeout } from './transport.js';
-import { GUARD_HEADER } from '../../contract/network.js';
+import { CHECKOUT_URL_HEADER, GUARD_HEADER } from '../../contract/network.js';
 import { backoffMs, isRetryableNetworkCode, isRetryableStatus, MAX_ATTEMPTS, retryAfterMs } from './retry.js';
 
 // The HTTP half of the client: one call = up to 5 attempts with the same idempotency key and
@@ -50,6 +50,8 @@ export interface ApiResult<T> {
   /** The service answered with a stored response (Idempotent-Replayed: true). */
   replayed: boolean;
   attempts: number;
+  /** An emulator's checkout base (Svc-Checkout-Url); a real host sends none. */
+  checkoutUrl?: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -64,6 +66,7 @@ const newTraceId = (): string => `trc_cli_${randomHex(10)}${randomHex(10)}`;
 const randomHex = (digits: number): string => Math.floor(Math.random() * 16 ** digits).toString(16).padStart(digits, '0');
 
 const GUARD_HEADER_LC = GUARD_HEADER.toLowerCase();
+const CHECKOUT_URL_HEADER_LC = CHECKOUT_URL_HEADER.toLowerCase();
 
 const sleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 
@@ -111,6 +114,7 @@ export class HttpClient {
             idempotencyKey: call.idempotency?.key,
             replayed: headerValue(res.headers['idempotent-replayed']) === 'true',
             attempts: attempt,
+            checkoutUrl: headerValue(res.headers[CHECKOUT_URL_HEADER_LC]),
           };
         }
         const code = parsed?.success === false ? String(parsed.error?.code ?? 'UNKNOWN') : res.statusCode >= 400 ? `HTTP_${res.statusCode}` : 'BAD_RESPONSE';

@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { cliHome } from './cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { join } from 'node:path';
+import { startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
 
 // `svc emulator status --wait` in-process: the IO's sleep stands in for the pause between
 // tries, so a test sees every pause asked for and can act on the first one (start the
@@ -125,4 +126,33 @@ test('something that is not an emulator answering is not retried either: exit 2 
   } finally {
     await new Promise<void>((ok) => server.close(() => ok()));
   }
+});
+
+test('--wait with no emulator found yet: waits for one to start here (its discovery file), then for its answer', async () => {
+  const cwd = tempDir('svc-wait-here-');
+  const waits: number[] = [];
+  let emu: TestEmulator | undefined;
+  try {
+    // The emulator starts from this folder (./.svc) only once the command has paused.
+    const r = await home.run(['emulator', 'status', '--wait'], {
+      cwd,
+      sleep: async (ms) => {
+        waits.push(ms);
+        if (waits.length === 2) emu = await startTestEmulator({ dataDir: join(cwd, '.svc') });
+      },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(emu);
+    assert.equal(waits.length, 2, 'found and answered at the try after the start');
+    assert.match(r.stderr, /waiting up to 30 s for an emulator to start here \(no base URL, no \.svc\/emulator\.json in .* yet\)/);
+    assert.match(r.stdout, /answered after\s+.*\(1 try\)/);
+  } finally {
+    await emu?.stop();
+  }
+  // None ever comes: the same deadline, in paused time; exit 1 saying what it waited for.
+  const none: number[] = [];
+  const r = await home.run(['emulator', 'status', '--wait', '--timeout', '2s'], { cwd: tempDir('svc-wait-none-'), sleep: async (ms) => void none.push(ms) });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /TIMEOUT: no emulator to wait for appeared within 2 s \(\d+ tries\): no base URL/);
+  assert.ok(sum(none) <= 2000 && sum(none) >= 1000, `paused ${sum(none)} ms`);
 });

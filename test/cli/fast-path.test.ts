@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/main.js';
-import { FAST_COMMANDS, fastInvocation } from '../../src/cli/fast-path.js';
+import { fastWords } from '../../src/cli/fast-path.js';
+import { FAST_COMMANDS, fastInvocation } from '../../src/cli/fast-run.js';
+import { API_FLAGS, flagName } from '../../src/cli/flags.js';
 import { KEYS, startTestEmulator } from '../helpers/emulator.js';
 import { runCli, type CliResult } from './cli.js';
 
@@ -41,6 +43,8 @@ function acceptedLines(words: readonly string[], booleans: string[]): string[][]
     [['--trace-id=a=b']],
     [['--timeout', '1']],
     [['--timeout=600000']],
+    [['--timeout', '030']],
+    [['--control-token', 'svc_ctl_fast-path-token-0123456789abcdef']],
     [['--timeout', '45000'], ['--json'], ['--no-input'], ['--verbose']],
     ...booleans.map((b) => [[b]]),
     [['--json'], ...booleans.map((b) => [b]), ['--api-key', KEYS.acmeTest], ['--base-url', 'http://127.0.0.1:9'], ['--profile', 'p'], ['--trace-id', 't']],
@@ -54,9 +58,12 @@ function acceptedLines(words: readonly string[], booleans: string[]): string[][]
 
 test('every command line the fast path takes gives the command what commander gives it', async () => {
   let compared = 0;
-  for (const command of FAST_COMMANDS) {
-    for (const args of acceptedLines(command.words, Object.keys(command.booleans ?? {}))) {
-      const fast = fastInvocation(args, {});
+  for (const [words, command] of Object.entries(FAST_COMMANDS)) {
+    const booleans = Object.entries(command.flags).filter(([prop, spec]) => spec.value === undefined && !(prop in API_FLAGS)).map(([prop, spec]) => flagName(prop, spec));
+    assert.equal(booleans.length, words === 'payments get' ? 1 : 0, `${words}: its own switches`);
+    for (const args of acceptedLines(words.split(' '), booleans)) {
+      assert.equal(fastWords(args, {}), words);
+      const fast = fastInvocation(command.flags, args);
       assert.ok(fast, `the fast path declined ${args.join(' ')}`);
       const slow = await commanderParse(args);
       assert.deepEqual({ positional: fast.positional, flags: { ...fast.flags } }, slow, args.join(' '));
@@ -81,7 +88,6 @@ test('the fast path declines what it does not read as commander does, and SVC_FA
     ['links', 'get', 'pl_1', '--timeout', '0'],
     ['links', 'get', 'pl_1', '--timeout', '600001'],
     ['links', 'get', 'pl_1', '--timeout', '1e3'],
-    ['links', 'get', 'pl_1', '--timeout', '030'],
     ['links', 'get', 'pl_1', '--control-token', 'svc_ctl_x'],
     ['links', 'get', 'pl_1', '--fail-on-failed'],
     ['links', 'get', '--', 'pl_1'],
@@ -91,9 +97,13 @@ test('the fast path declines what it does not read as commander does, and SVC_FA
     ['get', 'links', 'pl_1'],
     ['--json', 'links', 'get', 'pl_1'],
   ];
-  for (const args of declined) assert.equal(fastInvocation(args, {}), undefined, args.join(' '));
-  assert.ok(fastInvocation(['links', 'get', 'pl_1'], {}));
-  assert.equal(fastInvocation(['links', 'get', 'pl_1'], { SVC_FAST_PATH: '0' }), undefined);
+  const read = (args: string[], env: Record<string, string> = {}) => {
+    const words = fastWords(args, env);
+    return words && fastInvocation(FAST_COMMANDS[words].flags, args);
+  };
+  for (const args of declined) assert.equal(read(args), undefined, args.join(' '));
+  assert.ok(read(['links', 'get', 'pl_1']));
+  assert.equal(read(['links', 'get', 'pl_1'], { SVC_FAST_PATH: '0' }), undefined);
 });
 
 test('the built svc answers the same with and without the fast path: data, errors, exit codes', async () => {

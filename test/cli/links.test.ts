@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KEYS } from '../helpers/emulator.js';
+import { KEYS, startTestEmulator } from '../helpers/emulator.js';
 import { cliSession, familySmokeTest } from './cli.js';
 
 // links create|get|simulate (in-process): --json is exactly the API's data (compared
@@ -84,4 +84,25 @@ test('usage errors exit 2: missing required flag, bad number, bad JSON, unknown 
   assert.match(badJson.stderr, /--metadata: not valid JSON/);
   const unknown = await cli.run(['linkz']);
   assert.equal(unknown.code, 2);
+});
+
+test("an emulator reached by another name: create and get print the checkout URL it hands out (its public URL's), fast path or not", async () => {
+  // On 127.0.0.2: not a name the CLI takes for this machine (as svc is not, from a compose
+  // service), so only the answer's Svc-Checkout-Url can name the payer page.
+  const emu = await startTestEmulator({ host: '127.0.0.2', publicUrl: 'http://svc.test:4242' });
+  try {
+    const target = ['--base-url', emu.localUrl, '--api-key', KEYS.acmeTest];
+    assert.match(emu.localUrl, /^http:\/\/127\.0\.0\.2:\d+$/);
+    const created = await cli.run(['links', 'create', '--title', 'Remote', '--amount', '500', ...target]);
+    assert.equal(created.code, 0, created.stderr);
+    const code = /PL-\w+/.exec(created.stdout)?.[0];
+    assert.ok(code, created.stdout);
+    assert.match(created.stdout, new RegExp(`checkout url\\s+http://svc\\.test:4242/checkout/${code}\\n`));
+    for (const fast of ['1', '0']) {
+      const got = await cli.run(['links', 'get', code, ...target], { env: { SVC_FAST_PATH: fast } });
+      assert.match(got.stdout, new RegExp(`checkout url\\s+http://svc\\.test:4242/checkout/${code}\\n`), `SVC_FAST_PATH=${fast}`);
+    }
+  } finally {
+    await emu.stop();
+  }
 });

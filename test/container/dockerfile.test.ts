@@ -99,14 +99,15 @@ test('CMD and HEALTHCHECK run as the image runs them: health check exits 0, the 
     assert.equal(JSON.parse(body!).success, true);
 
     // The image's ENV reaches the emulator's process (read from /proc), and the health check
-    // finds the emulator only through it: without it there is no URL to try (exit 2).
+    // finds the emulator only through it: without it there is no URL to try, and --wait waits
+    // in vain for one to appear (the discovery file is on /data, not in its folder): exit 1.
     const proc = procView(emulator.child.pid!);
     const seen = proc.env();
     for (const [k, v] of Object.entries(image.env)) assert.equal(seen[k], v, `ENV ${k} in the emulator's process`);
     assert.equal(proc.uid(), uid, 'the emulator runs as the image USER');
     const noEnv = await runToEnd(as(image.healthcheck!.cmd, { env: { HOME: workdir } }));
-    assert.equal(noEnv.code, 2, noEnv.stderr);
-    assert.match(noEnv.stderr, /no base URL/);
+    assert.equal(noEnv.code, 1, noEnv.stderr);
+    assert.match(noEnv.stderr, /no emulator to wait for appeared within 4 s .*: no base URL/);
 
     // The store lives on /data: the emulator's own view of it holds its files, owned by the
     // image user; the machine's /data (outside the test's mount namespace) stays empty.

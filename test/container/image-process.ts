@@ -64,14 +64,27 @@ export interface Started {
   stdout(): string;
   stderr(): string;
   done: Promise<number | NodeJS.Signals | null>;
-  /** SIGTERM, then waits for the exit (SIGKILL after 10 s). */
+  /** Signals its whole process group. */
+  kill(signal: NodeJS.Signals): void;
+  /** SIGTERM, then waits for the exit (SIGKILL to its group after 10 s). */
   stop(): Promise<number | NodeJS.Signals | null>;
 }
 
-/** Starts a long-running process. `ip netns exec`, unshare, sh and setpriv all exec in place, so the child's pid is the program's own. */
+/**
+ * Starts a long-running process. `ip netns exec`, unshare, sh and setpriv all exec in place, so
+ * the child's pid is the program's own; it leads a process group of its own, so a kill reaches
+ * what it started too (a test service's suites).
+ */
 export function start(run: Run): Started {
   const [command, args] = commandLine(run);
-  const child = spawn(command, args, { cwd: run.cwd, env: spawnEnv(run), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: run.cwd, env: spawnEnv(run), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // the group is gone
+    }
+  };
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += c));
@@ -82,9 +95,10 @@ export function start(run: Run): Started {
     stdout: () => out,
     stderr: () => err,
     done,
+    kill,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const guard = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const guard = setTimeout(() => kill('SIGKILL'), 10_000);
       const result = await done;
       clearTimeout(guard);
       return result;
@@ -95,7 +109,7 @@ export function start(run: Run): Started {
 /** Runs a process to its end (a health check, a test runner). */
 export function runToEnd(run: Run, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const started = start(run);
-  const guard = setTimeout(() => started.child.kill('SIGKILL'), timeoutMs);
+  const guard = setTimeout(() => started.kill('SIGKILL'), timeoutMs);
   return started.done.then((code) => {
     clearTimeout(guard);
     return { code: typeof code === 'number' ? code : null, stdout: started.stdout(), stderr: started.stderr() };

@@ -19,7 +19,9 @@ test('--json prints exactly one JSON line; SIGTERM exits 0 and the data survives
     // No --quiet: request logs must go to stderr, never to stdout.
     const svc = await procs.start(['--port', '0', '--data-dir', dataDir, '--clock', 'manual']);
     const { ready } = svc;
-    assert.deepEqual(Object.keys(ready).sort(), ['base_url', 'checkout_url', 'control_token', 'dashboard_url', 'data_dir', 'keys', 'public_url']);
+    // The fields CI scripts read stay as they were; `sources` was added (issue 39): where each option came from.
+    assert.deepEqual(Object.keys(ready).sort(), ['base_url', 'checkout_url', 'control_token', 'dashboard_url', 'data_dir', 'keys', 'public_url', 'sources']);
+    assert.deepEqual(Object.entries(ready.sources).filter(([, from]) => from !== 'default'), [['port', 'flag'], ['data_dir', 'flag'], ['clock', 'flag'], ['json', 'flag']]);
     assert.equal(ready.control_token, null, 'a loopback emulator makes up no control token');
     assert.equal(ready.public_url, null);
     assert.equal(ready.dashboard_url, `${ready.base_url}/dashboard`);

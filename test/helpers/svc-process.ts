@@ -13,6 +13,8 @@ export interface ReadyLine {
   dashboard_url: string;
   public_url: string | null;
   control_token: string | null;
+  /** Where each option's value came from (by its flag's name in snake case). */
+  sources: Record<string, 'flag' | 'env' | 'default'>;
 }
 
 export interface SvcProcess {

@@ -54,6 +54,12 @@ describe('allowed names', () => {
     }
   });
 
+  test('the dashboard opened from this machine says so in its footer: loopback, no token needed', async () => {
+    const res = await get('/dashboard', 'localhost');
+    assert.equal(res.status, 200, res.text);
+    assert.match(res.text, /<footer>[^<]*opened from this machine \(loopback, no token needed\)/);
+  });
+
   test('the merchant API is not behind the door: any Host works with a key', async () => {
     const res = await rawRequest(emu.localUrl, 'GET', '/v1/api/webhook-endpoints', { headers: { host: `attacker.example:${port}`, authorization: `Bearer ${KEYS.acmeTest}` } });
     assert.equal(res.status, 200, res.text);
@@ -220,6 +226,8 @@ describe('CLI flags', () => {
     const cases: Array<[string[], Record<string, string>, RegExp]> = [
       [['--allow-host', ''], {}, /--allow-host <name>.*is empty/],
       [['--allow-host', 'svc:4242'], {}, /--allow-host <name>.*not a host name/],
+      // A list with an empty entry ("svc,") is svc, as SVC_ALLOWED_HOSTS reads it; one with no name at all is refused.
+      [['--allow-host', ', ,'], {}, /--allow-host <name>.*not a host name/],
       [[], { SVC_ALLOWED_HOSTS: 'svc,http://x' }, /SVC_ALLOWED_HOSTS: .*not a host name/],
       [['--public-url', ''], {}, /--public-url <url>.*not an absolute URL/],
       [['--public-url', 'ftp://svc'], {}, /--public-url <url>.*http:\/\/ or https:\/\//],

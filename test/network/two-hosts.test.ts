@@ -122,7 +122,15 @@ describe('the emulator on one network host, its users on another', { skip: unava
       assert.equal(res.json.success, false);
       assert.equal(res.json.error.code, 'UNAUTHORIZED');
       assert.match(res.json.error.message, /--control-token/);
+      // The login link it suggests is a real one: the public URL's, not a placeholder.
+      assert.ok(res.json.error.message.includes(`${PUBLIC_URL}/dashboard?token=<token>`), res.json.error.message);
+      assert.doesNotMatch(res.json.error.message, /\{public_url\}/);
     }
+
+    // The dashboard, opened from here with the token, says how it was opened (not "loopback only").
+    const dashboard = await call('GET', '/dashboard', { headers: withToken });
+    assert.equal(dashboard.status, 200, dashboard.body);
+    assert.match(dashboard.body, /<footer>[^<]*opened from another host with the control token/);
 
     // A merchant key is never a way in, token or not.
     const keyedControl = await call('GET', '/_emulator/health', { headers: { ...withToken, ...keyed(TEST_KEY) } });
@@ -163,6 +171,11 @@ describe('the emulator on one network host, its users on another', { skip: unava
     assert.match(without.stderr, /need the control token/);
     assert.match(without.stderr, /--control-token/);
     assert.match(without.stderr, /SVC_CONTROL_TOKEN/);
+
+    // links create against the emulator by its name: the payer's URL is the one it hands out.
+    const created = runSvcOn(pair, pair.app, ['links', 'create', '--title', 'From app', '--amount', '500'], { cwd, env: { SVC_BASE_URL: PUBLIC_URL, SVC_API_KEY: TEST_KEY } });
+    assert.equal(created.status, 0, created.stderr);
+    assert.match(created.stdout, new RegExp(`checkout url\\s+${PUBLIC_URL}/checkout/PL-\\w+`));
 
     // On the emulator's own host, over loopback, no token is needed (as before issue 26).
     const local = runSvcOn(pair, pair.svc, ['emulator', 'status', '--base-url', `http://127.0.0.1:${PORT}`], { cwd });

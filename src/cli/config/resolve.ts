@@ -42,6 +42,9 @@ export interface Target {
   controlToken?: string;
 }
 
+/** No base URL from any source yet: what `status --wait` waits out while a background start writes its discovery file. */
+export class NoBaseUrl extends UsageError {}
+
 export const environmentOf = (key: string): 'test' | 'live' | undefined =>
   key.startsWith('svc_test_') ? 'test' : key.startsWith('svc_live_') ? 'live' : undefined;
 
@@ -61,7 +64,7 @@ export function resolveBaseUrl(flags: TargetFlags, { newProfile = false, env, cw
   const emulator = source === undefined ? discoverEmulator(cwd, env) : undefined;
   if (emulator) [baseUrl, source] = [emulatorUrl(emulator), 'emulator'];
   if (!baseUrl || !source) {
-    throw new UsageError(`no base URL: pass --base-url, set SVC_BASE_URL, save one with \`svc config set base_url …\`, or start the emulator (svc emulator start). No running emulator was found at ${discoveryPlaces(cwd, env)}.`);
+    throw new NoBaseUrl(`no base URL: pass --base-url, set SVC_BASE_URL, save one with \`svc config set base_url …\`, or start the emulator (svc emulator start). No running emulator was found at ${discoveryPlaces(cwd, env)}.`);
   }
   checkUrl(baseUrl, source);
   // The discovered token goes only to the emulator it was discovered with.

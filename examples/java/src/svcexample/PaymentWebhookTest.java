@@ -17,7 +17,7 @@ final class PaymentWebhookTest {
 
     @Test
     void paidLinkSendsASignedWebhookAndRetriesAfterA500() throws Exception {
-        Check.equal("manual", svc.control("GET", "/clock", null).get("mode"), "the emulator's clock mode (start it with --clock manual: this test moves the clock itself)");
+        Check.equal("manual", svc.control("GET", "/clock", null).get("mode"), "the emulator's clock mode (start it with --clock manual, or SVC_CLOCK=manual in a container: this test moves the clock itself)");
         // Answer 500 to the first attempt of each delivery, so the service has to retry.
         try (WebhookReceiver receiver = new WebhookReceiver(1);
              DeliveryStream stream = new DeliveryStream(svc, "payment.completed")) {

@@ -1,20 +1,15 @@
 import { checkFlags } from '../../flag-check.js';
 import { CreateCharge } from '../../../../contract/resources/charges.js';
 import { apiContext } from '../../context.js';
-import type { MoneyFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { CHARGES } from './flags.js';
 import { money } from '../../output.js';
 import { confirmLive } from '../../prompt.js';
 import { failOnFailed } from '../../values.js';
 import { paymentLines } from '../payments/show.js';
 import type { CliIO } from '../../io.js';
 
-interface Flags extends MoneyFlags {
-  mandate: string;
-  amount: number;
-  currency: string;
-  outcome?: 'completed' | 'failed';
-  failOnFailed?: boolean;
-}
+type Flags = FlagsOf<typeof CHARGES.create>;
 
 export async function run(_a: string[], flags: Flags, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: CreateCharge.shape.currency });

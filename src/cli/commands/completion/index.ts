@@ -1,13 +1,10 @@
 import type { Command } from 'commander';
 import { choiceFlag } from '../../parse.js';
-import { examples, lazy } from '../../options.js';
+import { commanderParser, define } from '../../options.js';
 
 export function register(completion: Command): void {
-  examples(
-    completion
-      .description('Print a shell completion script')
-      .argument('<shell>', 'bash or zsh', choiceFlag(['bash', 'zsh'] as const))
-      .action(lazy(() => import('./run.js'))),
-    ['source <(svc completion bash)', 'svc completion zsh > "${fpath[1]}/_svc"'],
-  );
+  define(completion, 'Print a shell completion script', {}, () => import('./run.js'), 'run', [
+    'source <(svc completion bash)',
+    'svc completion zsh > "${fpath[1]}/_svc"',
+  ]).argument('<shell>', 'bash or zsh', commanderParser(choiceFlag(['bash', 'zsh'] as const)));
 }

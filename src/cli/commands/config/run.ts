@@ -1,5 +1,6 @@
 import { describeSource, environmentOf, resolveTarget } from '../../config/resolve.js';
-import type { CommonFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { CONFIG } from './flags.js';
 import { configPath, PROFILE_FIELDS, profileName, readConfig, updateProfile, writeConfig, type Profile, type ProfileField } from '../../config/file.js';
 import { UsageError } from '../../errors.js';
 import { maskSecret } from '../../mask.js';
@@ -20,7 +21,7 @@ function check(f: ProfileField, value: string): void {
 
 const shown = (f: string, value: string | undefined) => (value === undefined ? undefined : f === 'api_key' || f === 'listen_secret' ? maskSecret(value) : value);
 
-export async function set([name, value]: string[], flags: { profile?: string }, io: CliIO): Promise<void> {
+export async function set([name, value]: string[], flags: FlagsOf<typeof CONFIG.set>, io: CliIO): Promise<void> {
   const f = field(name);
   check(f, value);
   const profile = profileName(flags.profile, readConfig(io.env), io.env);
@@ -34,7 +35,7 @@ export async function set([name, value]: string[], flags: { profile?: string }, 
   io.stderr.write(`${f} of profile "${profile}" set to ${shown(f, value)} (${path})\n`);
 }
 
-export async function get([name]: string[], flags: { profile?: string }, io: CliIO): Promise<void> {
+export async function get([name]: string[], flags: FlagsOf<typeof CONFIG.get>, io: CliIO): Promise<void> {
   const f = field(name);
   const config = readConfig(io.env);
   const profile = profileName(flags.profile, config, io.env);
@@ -43,7 +44,7 @@ export async function get([name]: string[], flags: { profile?: string }, io: Cli
   io.stdout.write(`${shown(f, value)}\n`);
 }
 
-export async function list(_a: string[], flags: { json?: boolean }, io: CliIO): Promise<void> {
+export async function list(_a: string[], flags: FlagsOf<typeof CONFIG.list>, io: CliIO): Promise<void> {
   const config = readConfig(io.env);
   const current = profileName(undefined, config, io.env);
   const masked = Object.fromEntries(
@@ -76,7 +77,7 @@ export async function path(_a: string[], _flags: unknown, io: CliIO): Promise<vo
   io.stdout.write(`${configPath(io.env)}\n`);
 }
 
-export async function show(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+export async function show(_a: string[], flags: FlagsOf<typeof CONFIG.show>, io: CliIO): Promise<void> {
   const t = resolveTarget(flags, { env: io.env, cwd: io.cwd });
   const data = {
     profile: t.profile,

@@ -2,7 +2,8 @@ import { checkFlags } from '../../flag-check.js';
 import { WalletCurrency } from '../../../../contract/common.js';
 import { controlContext } from '../../control-context.js';
 import { UsageError } from '../../errors.js';
-import type { CommonFlags } from '../../options.js';
+import type { CommonFlags, FlagsOf } from '../../flags.js';
+import type { EMULATOR } from './flags.js';
 import { genericLines, money } from '../../output.js';
 import { splitList } from '../../values.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
@@ -26,7 +27,7 @@ export async function giftList(_a: string[], flags: MerchantFlags, io: CliIO): P
   ctx.out.result(data, `Gift-card wallets of ${scope.merchantId}`, () => genericLines(ctx.out, data));
 }
 
-export async function giftIssue(_a: string[], flags: MerchantFlags & { currency: string; balance?: number; holderPhone?: string }, io: CliIO): Promise<void> {
+export async function giftIssue(_a: string[], flags: FlagsOf<typeof EMULATOR.giftIssue>, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: WalletCurrency });
   const ctx = controlContext(flags, io);
   const scope = await merchantScope(ctx.control, flags, io);
@@ -35,7 +36,7 @@ export async function giftIssue(_a: string[], flags: MerchantFlags & { currency:
   ctx.out.result(data, 'Gift-card wallet issued', () => ctx.out.kv([['id', data.id], ['balance', money(data.balance, data.currency)], ['environment', data.environment]]));
 }
 
-export async function giftLoad([id]: string[], flags: CommonFlags & { amount: number }, io: CliIO): Promise<void> {
+export async function giftLoad([id]: string[], flags: FlagsOf<typeof EMULATOR.load>, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.post<GiftWallet>(`/gift-card-wallets/${encodeURIComponent(id)}/load`, { amount: flags.amount }));
   ctx.out.result(data, 'Gift-card wallet loaded', () => ctx.out.kv([['id', data.id], ['balance', money(data.balance, data.currency)]]));
@@ -48,16 +49,7 @@ export async function fleetList(_a: string[], flags: MerchantFlags, io: CliIO): 
   ctx.out.result(data, `Fleet cards of ${scope.merchantId}`, () => genericLines(ctx.out, data));
 }
 
-interface IssueFleet extends MerchantFlags {
-  currency: string;
-  categories: string;
-  spendLimit: number;
-  spendPeriod: string;
-  balance?: number;
-  inactive?: boolean;
-}
-
-export async function fleetIssue(_a: string[], flags: IssueFleet, io: CliIO): Promise<void> {
+export async function fleetIssue(_a: string[], flags: FlagsOf<typeof EMULATOR.fleetIssue>, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: WalletCurrency });
   const categories = splitList(flags.categories);
   if (categories.length === 0) throw new UsageError('--categories: name at least one category.');
@@ -85,7 +77,7 @@ export async function fleetStatus([id, status]: string[], flags: CommonFlags, io
   ctx.out.result(data, `Fleet card ${status}`, () => genericLines(ctx.out, data));
 }
 
-export async function fleetTopUp([id]: string[], flags: CommonFlags & { amount: number }, io: CliIO): Promise<void> {
+export async function fleetTopUp([id]: string[], flags: FlagsOf<typeof EMULATOR.load>, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.post(`/fleet-cards/${encodeURIComponent(id)}/top-up`, { amount: flags.amount }));
   ctx.out.result(data, 'Fleet card topped up', () => genericLines(ctx.out, data));

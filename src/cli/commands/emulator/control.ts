@@ -2,38 +2,53 @@ import type { Command } from 'commander';
 import { parseDuration } from '../../../../contract/formats.js';
 import { UsageError } from '../../errors.js';
 import { controlContext } from '../../control-context.js';
-import type { CommonFlags } from '../../options.js';
+import { discoveryPlaces } from '../../config/discover.js';
+import type { CommonFlags, FlagsOf } from '../../flags.js';
+import type { EMULATOR } from './flags.js';
 import { genericLines, money } from '../../output.js';
 import { maskSecret } from '../../mask.js';
-import { merchantScope, type MerchantFlags } from './merchant.js';
+import { merchantScope } from './merchant.js';
 import type { CliIO } from '../../io.js';
 
 // Read-mostly control actions: health, keys, clock, OTP inbox, events, users, metrics.
 
-/** Health; with --wait, tried until the emulator answers or --timeout passes (status-wait.ts). */
-export async function status(_a: string[], flags: CommonFlags & { wait?: boolean }, io: CliIO): Promise<void> {
-  const ctx = controlContext(flags, io);
+/**
+ * Health; with --wait, tried until the emulator answers or --timeout passes (status-wait.ts):
+ * first until there is one to ask (a background `svc emulator start` writes its discovery file
+ * once it listens), then until it answers, all within --timeout.
+ */
+export async function status(_a: string[], flags: FlagsOf<typeof EMULATOR.status>, io: CliIO): Promise<void> {
   if (!flags.wait) {
+    const ctx = controlContext(flags, io);
     const { data } = ctx.traced(await ctx.control.health());
     ctx.out.result(data, `Emulator at ${ctx.baseUrl}`, () => ctx.out.kv([['status', data.ok ? 'ok' : 'not ok']]));
     return;
   }
-  const { waitForEmulator, formatMs } = await import('./status-wait.js');
+  const { waitForEmulator, waitForTarget, formatMs } = await import('./status-wait.js');
+  const sleep = io.sleep ?? ((ms: number) => new Promise<void>((ok) => setTimeout(ok, ms)));
+  const found = await waitForTarget(() => controlContext(flags, io), {
+    timeoutMs: flags.timeout,
+    sleep,
+    onFirstMiss: () => {
+      if (!flags.json) io.stderr.write(`waiting up to ${formatMs(flags.timeout)} for an emulator to start here (no base URL, no ${discoveryPlaces(io.cwd, io.env)} yet)…\n`);
+    },
+  });
+  const ctx = found.target;
   const ready = await waitForEmulator({
     baseUrl: ctx.baseUrl,
-    timeoutMs: flags.timeout,
+    timeoutMs: Math.max(1, flags.timeout - found.waitedMs),
     headers: { 'x-trace-id': ctx.control.http.traceId },
     controlToken: ctx.controlToken,
-    sleep: io.sleep ?? ((ms) => new Promise((ok) => setTimeout(ok, ms))),
+    sleep,
     onFirstMiss: (reason) => {
-      if (!ctx.out.json) ctx.out.status(`waiting up to ${formatMs(flags.timeout)} for the emulator at ${ctx.baseUrl} (${reason})…`);
+      if (!ctx.out.json) ctx.out.status(`waiting up to ${formatMs(flags.timeout - found.waitedMs)} for the emulator at ${ctx.baseUrl} (${reason})…`);
     },
   });
   ctx.traced({ data: ready.data, status: 200, traceId: ready.traceId, replayed: false, attempts: ready.attempts });
   ctx.out.result(ready.data, `Emulator at ${ctx.baseUrl}`, () =>
     ctx.out.kv([
       ['status', ready.data.ok ? 'ok' : 'not ok'],
-      ['answered after', ready.attempts === 1 ? 'the first try' : `${formatMs(ready.waitedMs)} (${ready.attempts} tries)`],
+      ['answered after', ready.attempts === 1 && found.tries === 1 ? 'the first try' : `${formatMs(found.waitedMs + ready.waitedMs)} (${ready.attempts} ${ready.attempts === 1 ? 'try' : 'tries'})`],
     ]),
   );
 }
@@ -70,7 +85,7 @@ export async function clockShow(_a: string[], flags: CommonFlags, io: CliIO): Pr
  */
 const ADVANCE_TIMEOUT_MS = 10 * 60_000;
 
-export async function clockAdvance([by]: string[], flags: CommonFlags & { toNextDelivery?: boolean }, io: CliIO, cmd?: Command): Promise<void> {
+export async function clockAdvance([by]: string[], flags: FlagsOf<typeof EMULATOR.clockAdvance>, io: CliIO, cmd?: Command): Promise<void> {
   if ((by === undefined) === !flags.toNextDelivery) throw new UsageError('give either a duration (e.g. 2h) or --to-next-delivery.');
   if (cmd?.getOptionValueSource('timeout') === 'default') flags = { ...flags, timeout: ADVANCE_TIMEOUT_MS };
   // The emulator's own duration parser: "2" (no unit) is refused here, before anything is sent.
@@ -101,7 +116,7 @@ export async function otp([phone]: string[], flags: CommonFlags, io: CliIO): Pro
 }
 
 /** Newest first, at most --limit (the control API lists oldest first; --json gets the same cut). */
-export async function events(_a: string[], flags: MerchantFlags & { type?: string; limit: number }, io: CliIO): Promise<void> {
+export async function events(_a: string[], flags: FlagsOf<typeof EMULATOR.events>, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
   const scope = await merchantScope(ctx.control, flags, io).catch(() => undefined);
   const { data } = ctx.traced(

@@ -1,6 +1,7 @@
 import type { DeliveryRow } from '../../../client/control.js';
 import { controlContext } from '../../control-context.js';
-import type { CommonFlags } from '../../options.js';
+import type { CommonFlags, FlagsOf } from '../../flags.js';
+import type { EMULATOR } from './flags.js';
 import { genericLines } from '../../output.js';
 import type { CliIO, OutStream } from '../../io.js';
 
@@ -13,7 +14,7 @@ import type { CliIO, OutStream } from '../../io.js';
  * ellipsis); --wide shows every column and never cuts — as does any output that is not a
  * terminal, where a script or a file gets whole lines.
  */
-export async function list([endpointId]: string[], flags: CommonFlags & { wide?: boolean }, io: CliIO): Promise<void> {
+export async function list([endpointId]: string[], flags: FlagsOf<typeof EMULATOR.deliveriesList>, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.endpointDeliveries(endpointId));
   const last = (d: DeliveryRow) => (d.last_attempt === null ? '—' : (d.last_attempt.status_code ?? d.last_attempt.error ?? 'error').toString());

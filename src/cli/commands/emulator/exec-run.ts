@@ -6,7 +6,11 @@ import { constants } from 'node:os';
 import { startEmulator } from '../../../../emulator/index.js';
 import { SCOPES } from '../../../../contract/scopes.js';
 import type { CliIO } from '../../io.js';
+import { SilentExit } from '../../errors.js';
 import type { ExecOptions } from './start.js';
+import { EXEC } from './flags.js';
+import { originOf } from '../../options.js';
+import type { Command } from 'commander';
 import { emulatorOptions } from './start-run.js';
 import { exportWorld, importWorld } from './world-file.js';
 import { reapGroup, signalGroup } from './process-group.js';
@@ -23,19 +27,20 @@ const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 // Windows has no process groups to signal: there the command is one child, signalled alone.
 const GROUPS = process.platform !== 'win32';
 
-export async function run(command: string[], opts: ExecOptions, io: CliIO): Promise<void> {
+export async function run(command: string[], opts: ExecOptions, io: CliIO, cmd: Command): Promise<void> {
+  const origin = originOf(cmd, EXEC);
   const tempDir = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'svc-exec-'));
   const dataDir = opts.dataDir ?? tempDir!;
   const cleanup = () => tempDir && rmSync(tempDir, { recursive: true, force: true });
   let emulator;
   try {
     // Request lines would interleave with the command's own output: exec keeps them off.
-    emulator = await startEmulator({ ...emulatorOptions(opts, io.env), dataDir, logRequests: false, ownsProcess: true });
+    emulator = await startEmulator({ ...emulatorOptions(opts, origin.name), dataDir, logRequests: false, ownsProcess: true });
   } catch (err) {
     cleanup();
     throw err;
   }
-  if (opts.import) await importWorld(emulator, opts.import).catch((err) => (cleanup(), Promise.reject(err)));
+  if (opts.import) await importWorld(emulator, opts.import, origin.name('import')).catch((err) => (cleanup(), Promise.reject(err)));
   const info = emulator.readyInfo();
   const allScopes = (k: (typeof info.keys)[number]) => !k.revoked && SCOPES.every((s) => k.scopes.includes(s));
   const testKey = info.keys.find((k) => k.environment === 'test' && allScopes(k));
@@ -90,7 +95,7 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO): Prom
       io.stderr.write(`svc emulator exec: world written to ${written} (start from it with svc emulator start --import ${opts.exportOnExit})\n`);
     }
   } catch (err) {
-    io.stderr.write(`svc emulator exec: --export-on-exit failed: ${(err as Error).message}\n`);
+    io.stderr.write(`svc emulator exec: ${origin.name('exportOnExit')} failed: ${(err as Error).message}\n`);
     if (exitCode === 0) exitCode = 1;
   }
   try {
@@ -101,5 +106,7 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO): Prom
   } finally {
     cleanup();
   }
-  process.exit(exitCode);
+  // No process.exit: once the emulator closed, nothing of it is left to hold the process
+  // (test/testing/open-handles.test.ts), so exec ends the moment it returns, like any command.
+  if (exitCode !== 0) throw new SilentExit(exitCode);
 }

@@ -2,37 +2,15 @@ import { readFileSync } from 'node:fs';
 import { FaultFile, FaultSpec, type FaultInput } from '../../../../contract/faults.js';
 import { UsageError } from '../../errors.js';
 import { controlContext } from '../../control-context.js';
-import type { CommonFlags } from '../../options.js';
+import type { CommonFlags, FlagsOf } from '../../flags.js';
+import type { EMULATOR } from './flags.js';
 import type { CliIO } from '../../io.js';
 
 // `svc emulator faults add|list|remove|clear|log|presets|apply`: fault injection through the
 // control API (emulator/faults/). A fault is checked here with the emulator's own schema, so
 // a bad flag exits 2, naming the flag, before anything is sent.
 
-export interface AddFlags extends CommonFlags {
-  route?: string;
-  deliveries?: boolean;
-  eventType?: string;
-  endpoint?: string;
-  provider?: string;
-  status?: number;
-  retryAfter?: number;
-  latency?: string;
-  hang?: boolean;
-  reset?: boolean;
-  truncate?: boolean;
-  duplicate?: boolean;
-  drop?: boolean;
-  delay?: string;
-  reorder?: string;
-  down?: string;
-  afterCommit?: boolean;
-  times?: number;
-  probability?: number;
-  seed?: number;
-  environment?: string;
-  keyName?: string;
-}
+export type AddFlags = FlagsOf<typeof EMULATOR.faultsAdd>;
 
 /** The flag a schema field came from, for messages. */
 const FLAG_OF: Record<string, string> = {
@@ -73,7 +51,7 @@ export function faultFromFlags(f: AddFlags): FaultInput {
     kind: given[0],
     ...(f.route !== undefined && { route: f.route }),
     ...(deliveries && { deliveries }),
-    ...(f.provider !== undefined && { provider: f.provider as 'payouts' }),
+    ...(f.provider !== undefined && { provider: f.provider }),
     ...(f.status !== undefined && { status: f.status as 503 }),
     ...(f.retryAfter !== undefined && { retry_after: f.retryAfter }),
     ...((f.latency ?? f.delay ?? f.reorder) !== undefined && { latency: (f.latency ?? f.delay ?? f.reorder)! }),
@@ -95,18 +73,18 @@ function check(fault: FaultInput): void {
   throw new UsageError(`${FLAG_OF[field] ?? field}: ${issue.message}.`);
 }
 
-/** `svc emulator start --faults FILE`: the file checked like the control API would. */
-export function readFaultFile(file: string): FaultSpec[] {
+/** `svc emulator start --faults FILE` (`name`: --faults or SVC_FAULTS): the file checked like the control API would. */
+export function readFaultFile(file: string, name: string): FaultSpec[] {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new UsageError(`--faults: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+    throw new UsageError(`${name}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
   }
   const parsed = FaultFile.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UsageError(`--faults: ${file}: ${issue.path.join('.') || 'the file'}: ${issue.message} (expected {"faults": [ … ]} or an array of faults, as svc emulator faults add sends them).`);
+    throw new UsageError(`${name}: ${file}: ${issue.path.join('.') || 'the file'}: ${issue.message} (expected {"faults": [ … ]} or an array of faults, as svc emulator faults add sends them).`);
   }
   return parsed.data;
 }
@@ -157,7 +135,7 @@ export async function clear(_a: string[], flags: CommonFlags, io: CliIO): Promis
   ctx.out.result(data, `${data.cleared} fault(s) removed`, () => []);
 }
 
-export async function log(_a: string[], flags: CommonFlags & { limit: number }, io: CliIO): Promise<void> {
+export async function log(_a: string[], flags: FlagsOf<typeof EMULATOR.faultsLog>, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.get<{ entries: Array<{ at: string; fault_id: string; kind: string; target: string; trace_id?: string; detail?: string }> }>('/faults/log', { limit: flags.limit }));
   ctx.out.result(data, 'Faults that fired (oldest first)', () => ctx.out.table(['AT', 'FAULT', 'WHAT', 'ON', 'TRACE'], data.entries.map((e) => [e.at, e.fault_id, e.detail ?? e.kind, e.target, e.trace_id ?? ''])));

@@ -1,6 +1,7 @@
 import { controlContext } from '../../control-context.js';
 import { UsageError } from '../../errors.js';
-import type { CommonFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { EMULATOR } from './flags.js';
 import { money } from '../../output.js';
 
 import { askSecret } from '../../prompt.js';
@@ -9,7 +10,7 @@ import type { CliIO } from '../../io.js';
 // The customer's side of a mandate: saving a card on the approval page, or approving a
 // wallet mandate with a PIN in the wallet app.
 
-export async function approveCard([id]: string[], flags: CommonFlags & { number: string; expiry: string; cvc: string }, io: CliIO): Promise<void> {
+export async function approveCard([id]: string[], flags: FlagsOf<typeof EMULATOR.approveCard>, io: CliIO): Promise<void> {
   const m = /^(\d{1,2})\/(\d{2}|\d{4})$/.exec(flags.expiry);
   if (!m) throw new UsageError(`--expiry: expected MM/YY, got "${flags.expiry}".`);
   const year = Number(m[2]);
@@ -20,7 +21,7 @@ export async function approveCard([id]: string[], flags: CommonFlags & { number:
   ctx.out.result(data, `${card} saved: mandate ${data.id} is ${data.status}, for charges of up to ${money(data.max_amount_cents, data.currency)} each.`, () => []);
 }
 
-export async function approveWallet([id]: string[], flags: CommonFlags & { phone: string; pin?: string }, io: CliIO): Promise<void> {
+export async function approveWallet([id]: string[], flags: FlagsOf<typeof EMULATOR.approveWallet>, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
   const pin = flags.pin ?? (await askSecret(io, flags, '--pin', `Wallet PIN of ${flags.phone}`));
   const { data } = ctx.traced(await ctx.control.approveWalletMandate(id, flags.phone, pin));

@@ -2,15 +2,13 @@ import type { ControlApi } from '../../../client/control.js';
 import { resolveTarget } from '../../config/resolve.js';
 import { UsageError } from '../../errors.js';
 import type { CliIO } from '../../io.js';
-import type { CommonFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { EMULATOR } from './flags.js';
 
 // Control routes take a merchant id; the CLI derives it from the API key in use (looked up
 // in the emulator's key list) unless --merchant names one.
 
-export interface MerchantFlags extends CommonFlags {
-  merchant?: string;
-  environment?: string;
-}
+export type MerchantFlags = FlagsOf<typeof EMULATOR.merchant>;
 
 export async function merchantScope(control: ControlApi, flags: MerchantFlags, io: CliIO): Promise<{ merchantId: string; environment?: 'test' | 'live' }> {
   const environment = flags.environment === undefined ? undefined : checkEnvironment(flags.environment);

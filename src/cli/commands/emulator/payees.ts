@@ -3,7 +3,8 @@ import { WalletCurrency } from '../../../../contract/common.js';
 import { controlContext } from '../../control-context.js';
 import { askSecret } from '../../prompt.js';
 import { UsageError } from '../../errors.js';
-import type { CommonFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { EMULATOR } from './flags.js';
 import { money, type Output } from '../../output.js';
 import type { Payee } from '../../../client/control.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
@@ -35,12 +36,7 @@ export async function list(_a: string[], flags: MerchantFlags, io: CliIO): Promi
   );
 }
 
-interface AddFlags extends MerchantFlags {
-  name: string;
-  currency: string;
-  perPayoutCap: number;
-  dailyCap: number;
-}
+type AddFlags = FlagsOf<typeof EMULATOR.payeesAdd>;
 
 export async function add(_a: string[], flags: AddFlags, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: WalletCurrency });
@@ -59,20 +55,20 @@ export async function add(_a: string[], flags: AddFlags, io: CliIO): Promise<voi
   ctx.out.result(data, 'Payee added (pending approval)', () => payeeLines(ctx.out, data));
 }
 
-export async function approve([id]: string[], flags: CommonFlags & { pin?: string }, io: CliIO): Promise<void> {
+export async function approve([id]: string[], flags: FlagsOf<typeof EMULATOR.payeesApprove>, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
   const pin = flags.pin ?? (await askSecret(io, flags, '--pin', `Owner PIN to approve payee ${id}`));
   const { data } = ctx.traced(await ctx.control.approvePayee(id, pin));
   ctx.out.result(data, 'Payee approved', () => payeeLines(ctx.out, data));
 }
 
-export async function revoke([id]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+export async function revoke([id]: string[], flags: FlagsOf<typeof EMULATOR.control>, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.revokePayee(id));
   ctx.out.result(data, 'Payee revoked', () => payeeLines(ctx.out, data));
 }
 
-export async function caps([id]: string[], flags: CommonFlags & { perPayoutCap?: number; dailyCap?: number; pin?: string }, io: CliIO): Promise<void> {
+export async function caps([id]: string[], flags: FlagsOf<typeof EMULATOR.payeesCaps>, io: CliIO): Promise<void> {
   if (flags.perPayoutCap === undefined && flags.dailyCap === undefined) throw new UsageError('give --per-payout-cap, --daily-cap or both.');
   const ctx = controlContext(flags, io);
   const body = { per_payout_cap: flags.perPayoutCap, daily_cap: flags.dailyCap, pin: flags.pin };

@@ -1,5 +1,5 @@
 import { controlContext } from '../../control-context.js';
-import type { CommonFlags } from '../../options.js';
+import type { CommonFlags } from '../../flags.js';
 import { UsageError } from '../../errors.js';
 import type { CliIO } from '../../io.js';
 

@@ -1,41 +1,35 @@
 import chalk from 'chalk';
-import { consoleLogger, startEmulator, type EmulatorOptions, type ReadyInfo } from '../../../../emulator/index.js';
-import type { CliIO, Env } from '../../io.js';
-import { UsageError } from '../../errors.js';
-import { parseAllowedHostList, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
+import type { Command } from 'commander';
+import { consoleLogger, startEmulator, type EmulatorOptions, type ReadyInfo, type RunningEmulator } from '../../../../emulator/index.js';
+import type { CliIO } from '../../io.js';
+import { originOf } from '../../options.js';
 import { importWorld } from './world-file.js';
 import { readFaultFile } from './faults.js';
 import { checkedFixtures } from './fixtures.js';
-import type { StartOptions } from './start.js';
+import { START } from './flags.js';
+import type { ExecOptions, StartOptions } from './start.js';
 
-/** A flag's SVC_* variable when the flag is absent, checked by the flag's own parser (exit 2 naming the variable). */
-function fromEnv<T>(flag: T | undefined, env: Env, name: string, parse: (raw: string) => T): T | undefined {
-  if (flag !== undefined || env[name] === undefined) return flag;
-  try {
-    return parse(env[name]!);
-  } catch (err) {
-    throw new UsageError(`${name}: ${(err as Error).message}.`);
-  }
-}
-
-/** The emulator options both `start` and `exec` build from their shared flags. */
-export function emulatorOptions(opts: StartOptions, env: Env): EmulatorOptions {
+/**
+ * The emulator options both `start` and `exec` build from their shared flags (each already taken
+ * from its SVC_* variable when absent); `name` says a flag as the user gave it (--faults or SVC_FAULTS).
+ */
+export function emulatorOptions(opts: StartOptions | ExecOptions, name: (prop: string) => string): EmulatorOptions {
   return {
     port: opts.port,
     host: opts.host,
     dataDir: opts.dataDir,
     // Checked before anything starts, as `fixtures validate` checks it: exit 2 naming each path, no emulator, no lock.
-    fixtures: opts.fixtures === undefined ? undefined : (checkedFixtures(opts.fixtures), opts.fixtures),
+    fixtures: opts.fixtures === undefined ? undefined : (checkedFixtures(opts.fixtures, name('fixtures')), opts.fixtures),
     clock: opts.clock,
     rateLimit: opts.rateLimit,
     logRequests: !opts.quiet,
     logger: consoleLogger,
     fsync: opts.fsync,
-    allowedHosts: fromEnv(opts.allowHost, env, 'SVC_ALLOWED_HOSTS', parseAllowedHostList),
-    publicUrl: fromEnv(opts.publicUrl, env, 'SVC_PUBLIC_URL', parsePublicUrl),
-    controlToken: fromEnv(opts.controlToken, env, 'SVC_CONTROL_TOKEN', parseControlToken),
+    allowedHosts: opts.allowHost,
+    publicUrl: opts.publicUrl,
+    controlToken: opts.controlToken,
     // Checked before anything starts: a bad file is exit 2 and no emulator, no lock.
-    faults: opts.faults === undefined ? undefined : readFaultFile(opts.faults),
+    faults: opts.faults === undefined ? undefined : readFaultFile(opts.faults, name('faults')),
     config: {
       latencyMs: opts.latency,
       payoutResolveMs: opts.payoutDelay,
@@ -52,23 +46,22 @@ export function emulatorOptions(opts: StartOptions, env: Env): EmulatorOptions {
  * Runs until the process is signalled (or `svc emulator stop`), then exits it: the emulator
  * owns the process (its signals, its exit code). Its output still goes through the IO.
  */
-export async function run(opts: StartOptions, io: CliIO): Promise<void> {
-  const options = emulatorOptions(opts, io.env);
-  const emulator = await startEmulator({
-    ...options,
-    ownsProcess: true,
-    // `svc emulator stop` (POST /_emulator/stop): the same path as a SIGTERM.
-    onStopRequest: () => stop('stop requested'),
-  });
-  if (opts.import) await importWorld(emulator, opts.import);
-  // The handlers go in before the ready line: a supervisor (or a test) may signal the moment
-  // it reads that line, and Node's default SIGTERM would skip the flush and leave store.lock.
+export async function run(_a: string[], opts: StartOptions, io: CliIO, cmd: Command): Promise<void> {
+  const origin = originOf(cmd, START);
+  const options = emulatorOptions(opts, origin.name);
+  // The handlers go in before the emulator listens: a supervisor (or a test) may signal the
+  // moment it answers (`status --wait`) or prints its ready line, and Node's default SIGTERM
+  // would skip the flush and leave store.lock. A signal during the start stops it once started.
+  let emulator: RunningEmulator | undefined;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     if (!opts.json) io.stderr.write(`\n${signal}: finishing requests and flushing the store…\n`);
-    emulator.close().then(
+    if (emulator) close(emulator);
+  };
+  const close = (running: RunningEmulator) =>
+    running.close().then(
       () => process.exit(0),
       (err) => {
         // The store released store.lock whatever happened; the journal still holds every
@@ -77,12 +70,21 @@ export async function run(opts: StartOptions, io: CliIO): Promise<void> {
         process.exit(1);
       },
     );
-  };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  emulator = await startEmulator({
+    ...options,
+    ownsProcess: true,
+    // `svc emulator stop` (POST /_emulator/stop): the same path as a SIGTERM.
+    onStopRequest: () => stop('stop requested'),
+  });
+  if (stopping) return void close(emulator);
+  if (opts.import) await importWorld(emulator, opts.import, origin.name('import'));
   const info = emulator.readyInfo();
   if (opts.json) {
-    io.stdout.write(`${JSON.stringify(info)}\n`);
+    // Where each option came from, by its flag's name in snake case, like the line's other keys.
+    const sources = Object.fromEntries(Object.keys(START).map((prop) => [prop.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), origin.from(prop)]));
+    io.stdout.write(`${JSON.stringify({ ...info, sources })}\n`);
   } else {
     const testKey = info.keys.find((k) => k.environment === 'test' && !k.revoked && k.scopes.length >= 10);
     const lines = [
@@ -92,6 +94,8 @@ export async function run(opts: StartOptions, io: CliIO): Promise<void> {
       `  Data dir  ${info.data_dir}`,
     ];
     if (testKey) lines.push(`  Test key  ${chalk.yellow(testKey.key)} ${chalk.dim(`(${testKey.name}, ${testKey.merchant_id}, all scopes)`)}`);
+    const fromEnv = Object.entries(START).flatMap(([prop, spec]) => (origin.from(prop) === 'env' ? [spec.env] : []));
+    if (fromEnv.length > 0) lines.push(`  From env  ${fromEnv.join(', ')} ${chalk.dim('(a flag wins over its variable)')}`);
     lines.push(...networkLines(options, info, emulator.controlToken !== null || options.publicUrl !== undefined || (options.allowedHosts?.length ?? 0) > 0));
     lines.push(chalk.dim('  All keys: svc emulator keys · Stop: Ctrl-C'));
     io.stdout.write(`${lines.join('\n')}\n`);

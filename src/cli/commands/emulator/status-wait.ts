@@ -3,6 +3,7 @@ import { CONTROL_TOKEN_HEADER, GUARD_HEADER } from '../../../../contract/network
 import { guardRefusal } from '../../../client/control.js';
 import { NOT_AN_EMULATOR, SvcError, networkMessage } from '../../../client/error.js';
 import { send, TransportTimeout } from '../../../client/transport.js';
+import { NoBaseUrl } from '../../config/resolve.js';
 
 // `svc emulator status --wait`: GET /_emulator/health until the emulator answers, for compose
 // health checks, CI scripts and `svc emulator start &` in a shell. Only "nobody answered yet"
@@ -71,6 +72,31 @@ type Probe =
   | { kind: 'ready'; data: Health; traceId: string | null }
   | { kind: 'not-yet'; reason: string }
   | { kind: 'token-asked'; refusal: SvcError };
+
+/**
+ * `find()` (the target: base URL and token), tried again while it finds none yet — a background
+ * `svc emulator start` has not written its discovery file — until `timeoutMs`; any other
+ * refusal ends it at once. The time is kept as in waitForEmulator.
+ */
+export async function waitForTarget<T>(find: () => T, o: Pick<WaitOptions, 'timeoutMs' | 'sleep'> & { onFirstMiss(reason: string): void }): Promise<{ target: T; waitedMs: number; tries: number }> {
+  let waited = 0;
+  for (let tries = 1; ; tries++) {
+    const started = performance.now();
+    try {
+      return { target: find(), waitedMs: waited + (performance.now() - started), tries };
+    } catch (err) {
+      if (!(err instanceof NoBaseUrl)) throw err;
+      waited += performance.now() - started;
+      const left = o.timeoutMs - waited;
+      if (left <= 0) throw new SvcError('TIMEOUT', 0, `no emulator to wait for appeared within ${formatMs(o.timeoutMs)} (${tries} ${tries === 1 ? 'try' : 'tries'}): ${err.message}`, null);
+      if (tries === 1) o.onFirstMiss(err.message);
+      const pause = Math.min(RETRY_PAUSE_MS, left);
+      const before = performance.now();
+      await o.sleep(pause);
+      waited += Math.max(pause, performance.now() - before);
+    }
+  }
+}
 
 export async function waitForEmulator(o: WaitOptions): Promise<Ready> {
   const base = o.baseUrl.replace(/\/+$/, '');

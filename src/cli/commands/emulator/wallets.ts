@@ -2,10 +2,12 @@ import { checkFlags } from '../../flag-check.js';
 import { WalletCurrency } from '../../../../contract/common.js';
 import { controlContext } from '../../control-context.js';
 import { money } from '../../output.js';
-import { merchantScope, type MerchantFlags } from './merchant.js';
+import { merchantScope } from './merchant.js';
+import type { FlagsOf } from '../../flags.js';
+import type { EMULATOR } from './flags.js';
 import type { CliIO } from '../../io.js';
 
-export async function list(_a: string[], flags: MerchantFlags & { entries?: number }, io: CliIO): Promise<void> {
+export async function list(_a: string[], flags: FlagsOf<typeof EMULATOR.walletsList>, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
   const scope = await merchantScope(ctx.control, flags, io);
   const { data } = ctx.traced(
@@ -19,7 +21,7 @@ export async function list(_a: string[], flags: MerchantFlags & { entries?: numb
   );
 }
 
-export async function topUp(_a: string[], flags: MerchantFlags & { currency: string; amount: number }, io: CliIO): Promise<void> {
+export async function topUp(_a: string[], flags: FlagsOf<typeof EMULATOR.walletsTopUp>, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: WalletCurrency });
   const ctx = controlContext(flags, io);
   const scope = await merchantScope(ctx.control, flags, io);

@@ -8,20 +8,21 @@ import { UsageError } from '../../errors.js';
 
 const FILE = 'world.json';
 
-export async function importWorld(emulator: RunningEmulator, dir: string): Promise<void> {
+/** `name`: --import or SVC_IMPORT, as the user gave it. */
+export async function importWorld(emulator: RunningEmulator, dir: string, name: string): Promise<void> {
   const file = join(dir, FILE);
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     await emulator.close();
-    throw new UsageError(`--import: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); write one with \`svc emulator exec --export-on-exit ${dir} -- …\`.`);
+    throw new UsageError(`${name}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); write one with \`svc emulator exec --export-on-exit ${dir} -- …\`.`);
   }
   try {
     await emulator.restore(parsed);
   } catch (err) {
     await emulator.close();
-    throw new UsageError(`--import: ${file}: ${(err as Error).message}`);
+    throw new UsageError(`${name}: ${file}: ${(err as Error).message}`);
   }
 }
 

@@ -2,7 +2,7 @@ import { SvcError } from '../../../client/error.js';
 import { SnapshotName } from '../../../../contract/snapshot-name.js';
 import { UsageError } from '../../errors.js';
 import { controlContext } from '../../control-context.js';
-import type { CommonFlags } from '../../options.js';
+import type { CommonFlags } from '../../flags.js';
 import type { CliIO } from '../../io.js';
 
 // `svc emulator reset | snapshot save|restore|list | stop`: the world as a whole, through the

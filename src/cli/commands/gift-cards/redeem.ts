@@ -1,15 +1,11 @@
 import { apiContext } from '../../context.js';
-import type { MoneyFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { GIFT_CARDS } from './flags.js';
 import { money } from '../../output.js';
 import { confirmLive } from '../../prompt.js';
 import type { CliIO } from '../../io.js';
 
-interface Flags extends MoneyFlags {
-  wallet: string;
-  amount: number;
-  reference?: string;
-  location?: string;
-}
+type Flags = FlagsOf<typeof GIFT_CARDS.redeem>;
 
 export async function run(_a: string[], flags: Flags, io: CliIO): Promise<void> {
   const ctx = apiContext(flags, io);

@@ -1,22 +1,13 @@
 import { checkFlags } from '../../flag-check.js';
 import { apiContext, checkoutUrl } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { WriteFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { LINKS } from './flags.js';
 import { parseJsonObject, splitList } from '../../values.js';
 import { linkLines } from './show.js';
 import type { CliIO } from '../../io.js';
 
-interface Flags extends WriteFlags {
-  title: string;
-  amount?: number;
-  currency?: string;
-  description?: string;
-  methods?: string;
-  expiresAt?: string;
-  redirectUrl?: string;
-  metadata?: string;
-  subMerchant?: string;
-}
+type Flags = FlagsOf<typeof LINKS.create>;
 
 const METHODS = ['card', 'momo', 'wallet'] as const;
 
@@ -28,7 +19,7 @@ export async function run(_args: string[], flags: Flags, io: CliIO): Promise<voi
   const methods = flags.methods === undefined ? undefined : splitList(flags.methods);
   for (const m of methods ?? []) if (!METHODS.includes(m as never)) throw new UsageError(`--methods: "${m}" is not one of card, momo, wallet.`);
   const ctx = apiContext(flags, io);
-  const { data } = ctx.traced(
+  const { data, checkoutUrl: answered } = ctx.traced(
     await ctx.api.createLink(
       {
         title: flags.title,
@@ -44,5 +35,5 @@ export async function run(_args: string[], flags: Flags, io: CliIO): Promise<voi
       { idempotencyKey: flags.idempotencyKey },
     ),
   );
-  ctx.out.result(data, 'Payment link created', () => linkLines(ctx.out, data, checkoutUrl(ctx.target, io.env)));
+  ctx.out.result(data, 'Payment link created', () => linkLines(ctx.out, data, checkoutUrl(ctx.target, io.env, answered)));
 }

@@ -1,16 +1,12 @@
 import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { WriteFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { LINKS } from './flags.js';
 import { failOnFailed } from '../../values.js';
 import { paymentLines } from '../payments/show.js';
 import type { CliIO } from '../../io.js';
 
-interface Flags extends WriteFlags {
-  outcome?: 'completed' | 'failed';
-  method?: 'card' | 'momo' | 'wallet';
-  amount?: number;
-  failOnFailed?: boolean;
-}
+type Flags = FlagsOf<typeof LINKS.simulate>;
 
 export async function run([id]: string[], flags: Flags, io: CliIO): Promise<void> {
   const ctx = apiContext(flags, io);

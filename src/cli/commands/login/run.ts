@@ -2,7 +2,7 @@ import { apiContext } from '../../context.js';
 import { updateProfile } from '../../config/file.js';
 import { UsageError } from '../../errors.js';
 import { maskSecret } from '../../mask.js';
-import type { CommonFlags } from '../../options.js';
+import type { CommonFlags } from '../../flags.js';
 import { askSecret } from '../../prompt.js';
 import type { CliIO } from '../../io.js';
 

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { RequestLogEntry, RequestLogPage } from '../../../../contract/control/requests.js';
 import { controlContext, type ControlContext } from '../../control-context.js';
-import type { CommonFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { LOGS } from './flags.js';
 import type { CliIO } from '../../io.js';
 import { genericLines } from '../../output.js';
 import { NOT_AN_EMULATOR, SvcError } from '../../../client/error.js';
@@ -14,14 +15,7 @@ import { curlOf, lostToRedaction } from '../../../../contract/request-curl.js';
 type Entry = z.output<typeof RequestLogEntry>;
 type Page = z.output<typeof RequestLogPage>;
 
-interface FilterFlags extends CommonFlags {
-  filterHttpMethod?: string;
-  filterRequestPath?: string;
-  filterRequestStatus?: 'SUCCEEDED' | 'FAILED';
-  filterStatusCode?: number;
-  filterEnvironment?: 'test' | 'live';
-  filterKey?: string;
-}
+type FilterFlags = FlagsOf<typeof LOGS.tail>;
 
 /** The control API's query for the Stripe-style flags (a status code wins over SUCCEEDED/FAILED). */
 function query(flags: FilterFlags): Record<string, string | number | undefined> {
@@ -40,13 +34,13 @@ function line(e: Entry): string {
   return [e.at.slice(11, 23), e.method.padEnd(6), e.path, e.status, `${e.duration_ms.toFixed(1)}ms`, e.key_name ?? '-', e.trace_id, e.id, marks].filter((p) => p !== '').join('  ');
 }
 
-export async function list(_a: string[], flags: FilterFlags & { limit: number; since?: string }, io: CliIO): Promise<void> {
+export async function list(_a: string[], flags: FlagsOf<typeof LOGS.list>, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.get<Page>('/requests', { ...query(flags), limit: flags.limit, since: flags.since }));
   ctx.out.result(data, `Requests (${data.requests.length}, newest first)`, () => data.requests.map(line));
 }
 
-export async function get([id]: string[], flags: CommonFlags & { curl?: boolean }, io: CliIO): Promise<void> {
+export async function get([id]: string[], flags: FlagsOf<typeof LOGS.get>, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
   const { data } = ctx.traced(await ctx.control.get<Entry>(`/requests/${encodeURIComponent(id)}`));
   if (flags.curl) {

@@ -1,7 +1,8 @@
 import { checkFlags } from '../../flag-check.js';
 import { CreateMandate } from '../../../../contract/resources/mandates.js';
 import { apiContext } from '../../context.js';
-import type { CommonFlags, WriteFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { MANDATES } from './flags.js';
 import { money, type Output } from '../../output.js';
 import type { SvcApi } from '../../../client/api.js';
 import type { CliIO } from '../../io.js';
@@ -23,14 +24,7 @@ const mandateLines = (out: Output, m: Mandate) =>
     ['revoked at', m.revoked_at ?? undefined],
   ]);
 
-interface CreateFlags extends WriteFlags {
-  rail: 'card' | 'wallet';
-  customerRef: string;
-  currency: 'USD' | 'LRD';
-  maxAmount: number;
-  customerEmail?: string;
-  customerPhone?: string;
-}
+type CreateFlags = FlagsOf<typeof MANDATES.create>;
 
 export async function create(_a: string[], flags: CreateFlags, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: CreateMandate.shape.currency });
@@ -40,7 +34,8 @@ export async function create(_a: string[], flags: CreateFlags, io: CliIO): Promi
       {
         rail: flags.rail,
         customer_ref: flags.customerRef,
-        currency: flags.currency,
+        // Checked above (exit 2 naming the flag); parsed again for its type.
+        currency: CreateMandate.shape.currency.parse(flags.currency),
         max_amount_cents: flags.maxAmount,
         customer_email: flags.customerEmail,
         customer_phone: flags.customerPhone,
@@ -54,13 +49,13 @@ export async function create(_a: string[], flags: CreateFlags, io: CliIO): Promi
   ]);
 }
 
-export async function get([id]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+export async function get([id]: string[], flags: FlagsOf<typeof MANDATES.get>, io: CliIO): Promise<void> {
   const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.getMandate(id));
   ctx.out.result(data, 'Mandate', () => mandateLines(ctx.out, data));
 }
 
-export async function revoke([id]: string[], flags: WriteFlags, io: CliIO): Promise<void> {
+export async function revoke([id]: string[], flags: FlagsOf<typeof MANDATES.revoke>, io: CliIO): Promise<void> {
   const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.revokeMandate(id, { idempotencyKey: flags.idempotencyKey }));
   ctx.out.result(data, 'Mandate revoked', () => (data && typeof data === 'object' && 'rail' in data ? mandateLines(ctx.out, data) : []));

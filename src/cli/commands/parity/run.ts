@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { resolveTarget, describeSource, type Target } from '../../config/resolve.js';
 import { UsageError, SilentExit, EXIT } from '../../errors.js';
 import type { CliIO } from '../../io.js';
+import type { FlagsOf } from '../../flags.js';
+import type { PARITY, SuiteFlags } from './flags.js';
 import { Output } from '../../output.js';
 import { runSuite, type RunOptions } from '../../../parity/runner.js';
 import { SUITE } from '../../../parity/scenarios/index.js';
@@ -17,22 +19,6 @@ import { messageOf } from '../../../../contract/errors.js';
 
 // `svc parity record` and `check`: flags → the runner's options (refusing a live key before
 // anything is sent), then the recording written, or compared and reported.
-
-interface SuiteFlags {
-  apiKey?: string;
-  baseUrl?: string;
-  profile?: string;
-  otherApiKey?: string;
-  restrictedApiKey?: string;
-  var?: Record<string, string>;
-  emulatorFixtures?: boolean;
-  webhookUrl?: string;
-  webhookListen?: number;
-  webhookWait: number;
-  scenario?: string[];
-  timeout: number;
-  json?: boolean;
-}
 
 interface Prepared {
   target: Target;
@@ -171,7 +157,7 @@ const shownHost = (baseUrl: string) => {
   return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
 };
 
-export async function record(_a: string[], flags: SuiteFlags & { out: string }, io: CliIO, cmd: Command): Promise<void> {
+export async function record(_a: string[], flags: FlagsOf<typeof PARITY.record>, io: CliIO, cmd: Command): Promise<void> {
   const p = prepare(flags, io);
   const file = resolvePath(io.cwd, flags.out);
   // A recording takes seconds and many requests: an --out that cannot be written is said before.
@@ -227,7 +213,7 @@ function ignoreEntries(flags: { ignore?: string[]; reason?: string }, at: string
   });
 }
 
-export async function check(_a: string[], flags: SuiteFlags & { snapshot: string; ignore?: string[]; reason?: string }, io: CliIO): Promise<void> {
+export async function check(_a: string[], flags: FlagsOf<typeof PARITY.check>, io: CliIO): Promise<void> {
   const file = resolvePath(io.cwd, flags.snapshot);
   let snapshot: Snapshot;
   try {

@@ -1,15 +1,11 @@
 import { checkFlags } from '../../flag-check.js';
 import { apiContext } from '../../context.js';
-import type { CommonFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { PAYMENTS } from './flags.js';
 import { PAYMENT_COLUMNS, paymentRows, type Payment } from './show.js';
 import type { CliIO } from '../../io.js';
 
-interface Flags extends CommonFlags {
-  status?: 'pending' | 'completed' | 'failed';
-  before?: string;
-  limit?: number;
-  all?: boolean;
-}
+type Flags = FlagsOf<typeof PAYMENTS.list>;
 
 export async function run(_args: string[], flags: Flags, io: CliIO): Promise<void> {
   // zod (and the schema) load only when there is a value to check: the plain list stays fast.

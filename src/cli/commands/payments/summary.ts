@@ -1,10 +1,11 @@
 import { checkFlags } from '../../flag-check.js';
 import { apiContext } from '../../context.js';
-import type { CommonFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { PAYMENTS } from './flags.js';
 import { money } from '../../output.js';
 import type { CliIO } from '../../io.js';
 
-export async function run(_args: string[], flags: CommonFlags & { since?: string }, io: CliIO): Promise<void> {
+export async function run(_args: string[], flags: FlagsOf<typeof PAYMENTS.summary>, io: CliIO): Promise<void> {
   if (flags.since !== undefined) checkFlags(flags, { since: (await import('../../../../contract/resources/payments.js')).SummaryQuery.shape.since });
   const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.paymentSummary({ since: flags.since }));

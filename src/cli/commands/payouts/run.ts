@@ -1,7 +1,8 @@
 import { checkFlags } from '../../flag-check.js';
 import { CreatePayout } from '../../../../contract/resources/payouts.js';
 import { apiContext } from '../../context.js';
-import type { CommonFlags, MoneyFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { PAYOUTS } from './flags.js';
 import { money, type Output } from '../../output.js';
 import { confirmLive } from '../../prompt.js';
 import type { SvcApi } from '../../../client/api.js';
@@ -20,12 +21,7 @@ const payoutLines = (out: Output, p: Payout) =>
     ['resolved at', p.resolved_at ?? undefined],
   ]);
 
-interface CreateFlags extends MoneyFlags {
-  payee: string;
-  amount: number;
-  currency: string;
-  externalRef?: string;
-}
+type CreateFlags = FlagsOf<typeof PAYOUTS.create>;
 
 export async function create(_a: string[], flags: CreateFlags, io: CliIO): Promise<void> {
   checkFlags(flags, { currency: CreatePayout.shape.currency });
@@ -40,13 +36,13 @@ export async function create(_a: string[], flags: CreateFlags, io: CliIO): Promi
   ctx.out.result(data, `Payout ${data.status}`, () => payoutLines(ctx.out, data));
 }
 
-export async function get([id]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+export async function get([id]: string[], flags: FlagsOf<typeof PAYOUTS.get>, io: CliIO): Promise<void> {
   const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.getPayout(id));
   ctx.out.result(data, 'Payout', () => payoutLines(ctx.out, data));
 }
 
-export async function list(_a: string[], flags: CommonFlags & { limit?: number; offset?: number }, io: CliIO): Promise<void> {
+export async function list(_a: string[], flags: FlagsOf<typeof PAYOUTS.list>, io: CliIO): Promise<void> {
   const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.listPayouts({ limit: flags.limit, offset: flags.offset }));
   ctx.out.result(data, `Payouts (${data.offset + 1}–${data.offset + data.payouts.length} of ${data.total})`, () =>

@@ -1,6 +1,7 @@
 import { apiContext } from '../../context.js';
 import { ControlApi } from '../../../client/control.js';
-import type { MoneyFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { PAYROLL } from './flags.js';
 import { money } from '../../output.js';
 import { askSecret, askUntilAccepted, confirmLive, requirePrompt } from '../../prompt.js';
 import { runLines } from './show.js';
@@ -14,7 +15,7 @@ import type { CliIO } from '../../io.js';
 /** Wrong PINs are asked again on a terminal until the emulator accepts one or locks. */
 export const WRONG_PIN = ['PIN_INVALID'];
 
-export async function run([id]: string[], flags: MoneyFlags & { pin?: string }, io: CliIO): Promise<void> {
+export async function run([id]: string[], flags: FlagsOf<typeof PAYROLL.approve>, io: CliIO): Promise<void> {
   // Without --pin and without a terminal to ask on, stop before anything is sent.
   if (flags.pin === undefined) requirePrompt(io, flags, '--pin', `the owner's PIN to approve payroll run ${id}`);
   const ctx = apiContext(flags, io);

@@ -1,16 +1,13 @@
 import { checkFlags } from '../../flag-check.js';
 import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { WriteFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { PAYROLL } from './flags.js';
 import { readPayrollFile } from './file.js';
 import { runLines } from './show.js';
 import type { CliIO } from '../../io.js';
 
-interface Flags extends WriteFlags {
-  file: string;
-  currency?: string;
-  note?: string;
-}
+type Flags = FlagsOf<typeof PAYROLL.create>;
 
 export async function run(_a: string[], flags: Flags, io: CliIO): Promise<void> {
   // The same zod schema the emulator validates with: a bad flag or file fails here, before

@@ -1,5 +1,6 @@
 import { apiContext } from '../../context.js';
-import type { CommonFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { PAYROLL } from './flags.js';
 import { money, type Output } from '../../output.js';
 import type { SvcApi } from '../../../client/api.js';
 import type { CliIO } from '../../io.js';
@@ -25,7 +26,7 @@ export function runLines(out: Output, { run, payments, approval_url }: RunWithLi
   ];
 }
 
-export async function get([id]: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+export async function get([id]: string[], flags: FlagsOf<typeof PAYROLL.get>, io: CliIO): Promise<void> {
   const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.getPayrollRun(id));
   ctx.out.result(data, 'Payroll run', () => runLines(ctx.out, data));

@@ -1,5 +1,6 @@
 import { apiContext } from '../../context.js';
-import type { CommonFlags, WriteFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { SUB_MERCHANTS } from './flags.js';
 import { askText, askUntilAccepted, requirePrompt } from '../../prompt.js';
 import type { CliIO } from '../../io.js';
 
@@ -7,11 +8,7 @@ import type { CliIO } from '../../io.js';
 // the terminal, then completes; without a terminal it refuses before sending anything, naming
 // --otp. `create --otp` completes a start done earlier (scripts).
 
-interface CreateFlags extends WriteFlags {
-  name: string;
-  phone: string;
-  otp?: string;
-}
+type CreateFlags = FlagsOf<typeof SUB_MERCHANTS.create>;
 
 export async function create(_a: string[], flags: CreateFlags, io: CliIO): Promise<void> {
   let otp = flags.otp;
@@ -38,13 +35,13 @@ function created(ctx: ReturnType<typeof apiContext>, data: { id: string; merchan
   ctx.out.result(data, 'Sub-merchant created', () => ctx.out.kv([['id', data.id], ['name', data.merchant_name], ['created at', data.created_at]]));
 }
 
-export async function start(_a: string[], flags: WriteFlags & { phone: string }, io: CliIO): Promise<void> {
+export async function start(_a: string[], flags: FlagsOf<typeof SUB_MERCHANTS.start>, io: CliIO): Promise<void> {
   const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.startSubMerchant({ manager_phone: flags.phone }, { idempotencyKey: flags.idempotencyKey }));
   ctx.out.result(data, 'OTP sent', () => ctx.out.kv([['to', data.masked_phone], ['expires in', `${data.expires_in_seconds} s`]]));
 }
 
-export async function list(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+export async function list(_a: string[], flags: FlagsOf<typeof SUB_MERCHANTS.list>, io: CliIO): Promise<void> {
   const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.listSubMerchants());
   ctx.out.result(data, 'Sub-merchants', () => ctx.out.table(['ID', 'NAME', 'CREATED'], data.sub_merchants.map((s) => [s.id, s.merchant_name, s.created_at])));

@@ -3,27 +3,21 @@ import { CreatePaymentLink } from '../../../../contract/resources/payment-links.
 import { CreatePayrollRun } from '../../../../contract/resources/payroll.js';
 import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { WriteFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
 import { parseJsonObject } from '../../values.js';
 import { askSecret, askUntilAccepted, requirePrompt } from '../../prompt.js';
 import { WRONG_PIN } from '../payroll/approve.js';
 import { ControlApi } from '../../../client/control.js';
 import { paymentLines } from '../payments/show.js';
 import { runLines } from '../payroll/show.js';
-import { DASHBOARD_TRIGGERS, PAYROLL_TRIGGERS, TRIGGERS } from './index.js';
+import { DASHBOARD_TRIGGERS, PAYROLL_TRIGGERS, TRIGGERS, type TRIGGER } from './flags.js';
 import type { CliIO } from '../../io.js';
 
 // Like a fixture script: ordinary calls (create a link and simulate a payment on it; create a
 // payroll run and approve it as the owner would), so the event is the real one — the same
 // fan-out, the same webhook deliveries, the same stream.
 
-interface Flags extends WriteFlags {
-  amount: number;
-  currency: string;
-  method: 'card' | 'momo' | 'wallet';
-  metadata?: string;
-  pin?: string;
-}
+type Flags = FlagsOf<typeof TRIGGER>;
 
 /** A phone no service user has: its payroll line ends `needs_attention`. */
 const NOBODY = '+231779999990';

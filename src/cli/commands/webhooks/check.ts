@@ -4,7 +4,8 @@ import { CheckInputError, checkWebhookReceiver, planCheck } from '../../../webho
 import { controlContext } from '../../control-context.js';
 import { EXIT, SilentExit, UsageError } from '../../errors.js';
 import type { CliIO } from '../../io.js';
-import type { CommonFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { WEBHOOKS } from './flags.js';
 import { Output } from '../../output.js';
 import { splitList } from '../../values.js';
 
@@ -12,11 +13,7 @@ import { splitList } from '../../values.js';
 // testing API's emu.checkWebhookReceiver runs the same code). Exit 0 when nothing failed,
 // 1 when a check failed (or the receiver or the emulator could not be reached), 2 for usage.
 
-interface Flags extends CommonFlags {
-  secret?: string;
-  endpoint?: string;
-  events?: string;
-}
+type Flags = FlagsOf<typeof WEBHOOKS.check>;
 
 const FLAG_OF: Record<CheckInputError['field'], string> = { url: '<url>', secret: '--secret', events: '--events', timeout: '--timeout' };
 

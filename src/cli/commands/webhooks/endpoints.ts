@@ -1,10 +1,11 @@
 import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { CommonFlags, WriteFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { WEBHOOKS } from './flags.js';
 import { splitList } from '../../values.js';
 import type { CliIO } from '../../io.js';
 
-export async function create(_a: string[], flags: WriteFlags & { url: string; events: string }, io: CliIO): Promise<void> {
+export async function create(_a: string[], flags: FlagsOf<typeof WEBHOOKS.endpointsCreate>, io: CliIO): Promise<void> {
   const events = splitList(flags.events);
   if (events.length === 0) throw new UsageError('--events: name at least one event type.');
   const ctx = apiContext(flags, io);
@@ -23,7 +24,7 @@ export async function create(_a: string[], flags: WriteFlags & { url: string; ev
   ]);
 }
 
-export async function list(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
+export async function list(_a: string[], flags: FlagsOf<typeof WEBHOOKS.endpointsList>, io: CliIO): Promise<void> {
   const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.listWebhookEndpoints());
   ctx.out.result(data, 'Webhook endpoints', () =>
@@ -34,7 +35,7 @@ export async function list(_a: string[], flags: CommonFlags, io: CliIO): Promise
   );
 }
 
-export async function remove([id]: string[], flags: WriteFlags, io: CliIO): Promise<void> {
+export async function remove([id]: string[], flags: FlagsOf<typeof WEBHOOKS.endpointsDelete>, io: CliIO): Promise<void> {
   const ctx = apiContext(flags, io);
   const { data } = ctx.traced(await ctx.api.deleteWebhookEndpoint(id, { idempotencyKey: flags.idempotencyKey }));
   ctx.out.result(data, 'Webhook endpoint deleted', () => ctx.out.kv([['id', data.id], ['deleted', data.deleted]]));

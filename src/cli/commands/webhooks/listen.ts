@@ -1,6 +1,7 @@
 import { apiContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { CommonFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { WEBHOOKS } from './flags.js';
 import { splitList } from '../../values.js';
 import { forward, listenDeliveryId, listenHeaders, printForward } from './forward.js';
 import { followStream } from './follow-stream.js';
@@ -13,14 +14,7 @@ import type { CliIO } from '../../io.js';
 // time and in order, each signed with the profile's listen secret. A dropped stream (the
 // emulator restarted) is resumed from the last handled cursor, so nothing is missed.
 
-export interface ListenFlags extends CommonFlags {
-  forward?: string;
-  printSecret?: boolean;
-  events?: string;
-  port?: number;
-  secret?: string;
-  host: string;
-}
+export type ListenFlags = FlagsOf<typeof WEBHOOKS.listen>;
 
 export async function run(_a: string[], flags: ListenFlags, io: CliIO): Promise<void> {
   if (flags.printSecret) {

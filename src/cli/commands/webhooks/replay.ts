@@ -1,7 +1,8 @@
 import { apiContext } from '../../context.js';
 import { controlContext } from '../../control-context.js';
 import { EXIT, SilentExit, UsageError } from '../../errors.js';
-import type { CommonFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { WEBHOOKS } from './flags.js';
 import { genericLines, Output } from '../../output.js';
 import { forward, listenHeaders, printForward } from './forward.js';
 import { appendLog, findLogged, logPath } from './listen-log.js';
@@ -12,7 +13,7 @@ import type { CliIO } from '../../io.js';
 // (same Svc-Delivery, a fresh signature), or — for a dlv_ id, or with --emulator — ask the
 // emulator to redeliver one of its own deliveries (it goes back to pending with the same id).
 
-export async function run([id]: string[], flags: CommonFlags & { forward?: string; emulator?: boolean }, io: CliIO): Promise<void> {
+export async function run([id]: string[], flags: FlagsOf<typeof WEBHOOKS.replay>, io: CliIO): Promise<void> {
   // The id says which kind it is: dlv_ is the emulator's delivery log, ldv_ the listen log.
   if (flags.emulator || id.startsWith('dlv_')) {
     const ctx = controlContext(flags, io);

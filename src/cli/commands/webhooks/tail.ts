@@ -1,5 +1,6 @@
 import { apiContext } from '../../context.js';
-import type { CommonFlags } from '../../options.js';
+import type { FlagsOf } from '../../flags.js';
+import type { WEBHOOKS } from './flags.js';
 import { splitList } from '../../values.js';
 import { money } from '../../output.js';
 import { followStream } from './follow-stream.js';
@@ -9,7 +10,7 @@ import type { CliIO } from '../../io.js';
 // {"kind":"event",id,type,created_at,environment,body} with the body parsed, attempts as
 // {"kind":"attempt",…}.
 
-export async function run(_a: string[], flags: CommonFlags & { events?: string; attempts?: boolean }, io: CliIO): Promise<void> {
+export async function run(_a: string[], flags: FlagsOf<typeof WEBHOOKS.tail>, io: CliIO): Promise<void> {
   const ctx = apiContext(flags, io);
   const out = ctx.out;
   const types = flags.events ? splitList(flags.events) : undefined;

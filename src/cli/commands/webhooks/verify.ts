@@ -4,17 +4,13 @@ import { EXIT, SilentExit, UsageError } from '../../errors.js';
 import { Output } from '../../output.js';
 import type { CliIO, InStream } from '../../io.js';
 import { messageOf } from '../../../../contract/errors.js';
+import type { FlagsOf } from '../../flags.js';
+import type { WEBHOOKS } from './flags.js';
 
 // `svc webhooks verify`: offline, with the same function merchant servers import. The body
 // is read as raw bytes (a file or stdin), never re-encoded. Exit 0 valid, 1 invalid.
 
-interface Flags {
-  secret: string;
-  header: string;
-  bodyFile?: string;
-  tolerance: number;
-  json?: boolean;
-}
+type Flags = FlagsOf<typeof WEBHOOKS.verify>;
 
 export async function run(_a: string[], flags: Flags, io: CliIO): Promise<void> {
   if (flags.secret === '') throw new UsageError('--secret is empty: give the endpoint secret (an empty key never verifies).');
