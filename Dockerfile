@@ -55,5 +55,10 @@ EXPOSE 4242
 HEALTHCHECK --interval=10s --timeout=5s --start-period=10s --retries=3 \
   CMD ["svc", "emulator", "status", "--wait", "--timeout", "4s"]
 
+# Every start setting comes from the environment (docs/containers.md), these two included, so a
+# service container (which takes no command) can still change them; a flag on the command line wins.
+ENV SVC_HOST=0.0.0.0
+ENV SVC_DATA_DIR=/data
+
 # SIGTERM (docker stop) finishes requests and flushes the store before exiting.
-CMD ["svc", "emulator", "start", "--host", "0.0.0.0", "--data-dir", "/data"]
+CMD ["svc", "emulator", "start"]

@@ -48,7 +48,9 @@ test('the Dockerfile: multi-stage, runtime without dev dependencies, non-root US
   assert.deepEqual(image.exposed, [String(DEFAULT_PORT)], 'EXPOSE the port `svc emulator start` listens on by default');
   assert.ok(image.healthcheck, 'HEALTHCHECK');
   assert.deepEqual(image.healthcheck!.cmd.slice(0, 3), ['svc', 'emulator', 'status']);
-  assert.deepEqual(image.cmd, ['svc', 'emulator', 'start', '--host', '0.0.0.0', '--data-dir', '/data']);
+  // Host and data dir come from ENV, not CMD flags: a flag would beat the variable a service container sets.
+  assert.deepEqual(image.cmd, ['svc', 'emulator', 'start']);
+  assert.deepEqual([image.env.SVC_HOST, image.env.SVC_DATA_DIR], ['0.0.0.0', '/data']);
   assert.equal(new URL(image.env.SVC_BASE_URL!).hostname, '127.0.0.1', 'the health check reaches the emulator on loopback (no Host list, no token)');
   assert.equal(new URL(image.env.SVC_BASE_URL!).port, String(DEFAULT_PORT));
 });
