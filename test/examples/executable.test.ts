@@ -74,6 +74,9 @@ const NO_NODE = ['/bin/sh', '-c', 'if command -v node >/dev/null 2>&1; then echo
 function inShell(command: string, args: string[], opts: { cwd?: string; detached?: boolean; env?: Record<string, string> } = {}): ChildProcess {
   const child = spawn(NO_NODE[0], [...NO_NODE.slice(1), command, ...args], { cwd: opts.cwd ?? home, env: bareEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'], detached: opts.detached });
   children.push(child);
+  // A command that never reads its input may exit before the input is written: the write's EPIPE
+  // is not the test's subject (the exit code and output are), and unhandled it ended the process.
+  child.stdin!.on('error', () => {});
   return child;
 }
 
