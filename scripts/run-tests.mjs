@@ -96,12 +96,16 @@ const runTag = `${process.pid}-${Date.now()}`;
  * Kills every process a test process left: its process group, then any process anywhere that
  * carries its SVC_TEST_PROCESS mark (a test's own detached child sits in a group of its own).
  */
-function sweep(group, mark) {
+function signalGroup(group, signal) {
   try {
-    process.kill(-group, 'SIGKILL');
+    process.kill(-group, signal);
   } catch {
     // ESRCH: the group is already empty.
   }
+}
+
+function sweep(group, mark) {
+  signalGroup(group, 'SIGKILL');
   if (process.platform !== 'linux') return;
   const needle = Buffer.from(`\0SVC_TEST_PROCESS=${mark}\0`);
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
@@ -111,6 +115,17 @@ function sweep(group, mark) {
       // Gone meanwhile, or not ours to read.
     }
   }
+}
+
+// The test processes lead groups of their own, so a Ctrl-C (or CI cancelling the job) reaches only
+// this script: it ends them, and what they started, before it goes.
+const running = new Map();
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    for (const [pid, mark] of running) sweep(pid, mark);
+    if (!process.env.SVC_TEST_KEEP_TMP) rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+    process.exit(130);
+  });
 }
 
 /** Runs one process to its end (or its limit); resolves with what the summary needs. */
@@ -123,18 +138,20 @@ function runProcess(p, index) {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, TMPDIR: runTmp, SVC_TEST_PROCESS: mark, SVC_TEST_TIMEOUT_MS: String(TEST_LIMIT_MS) },
   });
+  running.set(child.pid, mark);
   const out = [];
   child.stdout.on('data', (c) => out.push(c));
   child.stderr.on('data', (c) => out.push(c));
   let killed = false;
   const timer = setTimeout(() => {
     killed = true;
-    process.kill(-child.pid, 'SIGTERM');
+    signalGroup(child.pid, 'SIGTERM');
     setTimeout(() => sweep(child.pid, mark), 5_000).unref();
   }, limit);
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      running.delete(child.pid);
       sweep(child.pid, mark);
       const ms = Date.now() - started;
       const text = Buffer.concat(out).toString('utf8');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageFile } from '../../emulator/assets.js';
@@ -206,11 +206,8 @@ function alive(pid: number): boolean {
   }
 }
 
-test('a process past its limit is killed with everything it started, its detached children too', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
-  // The hanging file starts a child in its own process group and a detached one (as the tests'
-  // emulators and example suites are), logs both pids, and hangs. Its recorded work is 1 ms, so
-  // its limit is the floor this test sets; the per-test limit inside is far above it.
-  const hang = `
+/** A test file that starts a child in its process group and a detached one, logs both pids, and hangs. */
+const hangWithChildren = `
 import { test } from 'node:test';
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
@@ -222,7 +219,12 @@ test('starts two children and hangs', () => {
   return new Promise(() => {});
 });
 `;
-  const dir = project({ 'cli/hang': hang });
+
+test('a process past its limit is killed with everything it started, its detached children too', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
+  // The hanging file starts a child in its own process group and a detached one (as the tests'
+  // emulators and example suites are), logs both pids, and hangs. Its recorded work is 1 ms, so
+  // its limit is the floor this test sets; the per-test limit inside is far above it.
+  const dir = project({ 'cli/hang': hangWithChildren });
   writeFileSync(join(dir, 'test/durations.json'), JSON.stringify({ 'cli/hang.test.js': 1 }));
   const { status, output, lines } = run(dir, [], { SVC_TEST_MIN_LIMIT_MS: '15000' });
   assert.equal(status, 1, output);
@@ -232,4 +234,22 @@ test('starts two children and hangs', () => {
   assert.ok(children, `the file logged its children before its limit: ${output}`);
   const pids = children.split(' ').slice(2).map(Number);
   assert.deepEqual(pids.filter(alive), [], 'no child of the killed process is left running');
+});
+
+test('a runner stopped by a signal (Ctrl-C, a cancelled CI job) ends its test processes and what they started', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const dir = project({ 'cli/hang': hangWithChildren });
+  const logFile = join(dir, 'run.log');
+  writeFileSync(logFile, '');
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const runner = spawn(process.execPath, [script], { env: { ...env, SVC_TEST_PROJECT: dir, RUN_LOG: logFile, SVC_TEST_ARGS: '' }, stdio: 'ignore' });
+  const exited = new Promise<number | null>((resolve) => runner.on('exit', (code) => resolve(code)));
+  // The signal is sent once the hanging file has logged its children (a poll with only a give-up time).
+  let children: number[] = [];
+  for (const giveUp = Date.now() + 60_000; children.length === 0 && Date.now() < giveUp; await new Promise((r) => setTimeout(r, 100))) {
+    children = readFileSync(logFile, 'utf8').split('\n').find((l) => l.includes(' children '))?.split(' ').slice(2).map(Number) ?? [];
+  }
+  assert.equal(children.length, 2, 'the file logged its two children');
+  runner.kill('SIGTERM');
+  assert.equal(await exited, 130);
+  assert.deepEqual(children.filter(alive), [], 'no child of the stopped run is left running');
 });
