@@ -92,10 +92,6 @@ const extra = process.env.SVC_TEST_ARGS ? process.env.SVC_TEST_ARGS.split(' ').f
 const runTmp = mkdtempSync(join(tmpdir(), 'svc-tests-'));
 const runTag = `${process.pid}-${Date.now()}`;
 
-/**
- * Kills every process a test process left: its process group, then any process anywhere that
- * carries its SVC_TEST_PROCESS mark (a test's own detached child sits in a group of its own).
- */
 function signalGroup(group, signal) {
   try {
     process.kill(-group, signal);
@@ -104,17 +100,37 @@ function signalGroup(group, signal) {
   }
 }
 
+/** Whether a process still runs (a zombie, dead but not yet reaped by its parent, does not). */
+function runs(pid) {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Kills every process a test process left: its process group, and any process anywhere that
+ * carries its SVC_TEST_PROCESS mark (a test's own detached child sits in a group of its own).
+ * Returns once they are gone (a kill is delivered when its target next runs: on a busy machine,
+ * not at once), giving up after 10 s.
+ */
 function sweep(group, mark) {
   signalGroup(group, 'SIGKILL');
   if (process.platform !== 'linux') return;
   const needle = Buffer.from(`\0SVC_TEST_PROCESS=${mark}\0`);
+  const killed = [];
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
-      if (Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${pid}/environ`)]).includes(needle)) process.kill(Number(pid), 'SIGKILL');
+      if (!Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${pid}/environ`)]).includes(needle)) continue;
+      process.kill(Number(pid), 'SIGKILL');
+      killed.push(pid);
     } catch {
       // Gone meanwhile, or not ours to read.
     }
   }
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  for (const giveUp = Date.now() + 10_000; killed.some(runs) && Date.now() < giveUp; ) Atomics.wait(tick, 0, 0, 20);
 }
 
 // The test processes lead groups of their own, so a Ctrl-C (or CI cancelling the job) reaches only
