@@ -83,18 +83,20 @@ test('the largest stall is taken apart: running on the CPU, waiting for one, or 
     });
     assert.ok(busy.ms >= 80, `busy: ${JSON.stringify(busy)}`);
     assert.ok(busy.gc_ms >= 0);
-    if (linux) {
-      // On the CPU or queued for one (a loaded machine), not asleep.
-      assert.ok(busy.ran_ms + busy.waited_for_cpu_ms >= 70, `busy: ${JSON.stringify(busy)}`);
-      assert.ok(busy.off_cpu_ms <= 40, `busy: ${JSON.stringify(busy)}`);
-    } else assert.equal(busy.ran_ms, null);
+    if (!linux) assert.equal(busy.ran_ms, null);
 
     const asleep = await stallAfter(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 80));
     assert.ok(asleep.ms >= 80, `asleep: ${JSON.stringify(asleep)}`);
     if (linux) {
-      assert.ok(asleep.ran_ms <= 40, `asleep: ${JSON.stringify(asleep)}`);
+      const both = `busy: ${JSON.stringify(busy)}, asleep: ${JSON.stringify(asleep)}`;
+      assert.ok(asleep.ran_ms <= 40, both);
       // Asleep, then perhaps queued for a CPU once woken (a loaded machine).
-      assert.ok(asleep.off_cpu_ms + asleep.waited_for_cpu_ms >= 70, `asleep: ${JSON.stringify(asleep)}`);
+      assert.ok(asleep.off_cpu_ms + asleep.waited_for_cpu_ms >= 70, both);
+      // The spin is told apart from the sleep by comparison, not by a share of its 80 ms: on a VM
+      // the host may take the vCPU from a spinning thread (steal time), which the guest can only
+      // count as off its CPU (a CI run saw 33 of 81 ms so), while a sleep is off it by construction.
+      assert.ok(busy.ran_ms + busy.waited_for_cpu_ms >= asleep.ran_ms + asleep.waited_for_cpu_ms + 20, both);
+      assert.ok(busy.off_cpu_ms < asleep.off_cpu_ms, both);
     }
   } finally {
     await emu.stop();
