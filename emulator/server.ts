@@ -13,7 +13,8 @@ import { fixtureWorld, parseSnapshot, raiseStampFloor, restoreSnapshot, takeSnap
 import { DEFAULT_RETAIN_DAYS } from './retention.js';
 import { DEFAULT_REQUEST_LOG } from './request-log/records.js';
 import { RequestLog } from './request-log/log.js';
-import { Services, type EmulatorConfig, type Logger } from './services.js';
+import type { EmulatorConfig, Logger, Services } from './services.js';
+import { composeServices } from './compose.js';
 import { createApp } from './app.js';
 import { answerClientErrors } from './http/client-error.js';
 import { allCollections, resources } from './registry.js';
@@ -168,7 +169,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     await store.close();
     throw err;
   }
-  const services = new Services(store, clock, config, log, requestLog, monitor, dataDir);
+  const services = composeServices({ store, clock, config, log, requestLog, monitor, dataDir });
   for (const f of options.faults ?? []) services.faults.add(f);
   if (stored && options.clockStart !== undefined && stored.now_ms > options.clockStart) {
     services.log.warn(`the data dir's clock stands at ${new Date(stored.now_ms).toISOString()}, after the start time given; it carries on from there (the clock never goes back)`);

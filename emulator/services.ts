@@ -1,61 +1,50 @@
 import type { EmulatorClock } from './clock.js';
-import { Scheduler } from './scheduler/scheduler.js';
+import type { Scheduler } from './scheduler/scheduler.js';
 import type { Store } from './store/store.js';
-import { Timestamps } from './ids.js';
-import { FaultSet } from './faults/set.js';
+import type { Timestamps } from './ids.js';
+import type { FaultSet } from './faults/set.js';
 import type { Environment, KeyRecord, MerchantRecord } from './resources/merchants/records.js';
 import type { RequestLog } from './request-log/log.js';
 import type { LoopMonitor } from './performance/loop-monitor.js';
-import { DeliveryEngine } from './webhooks/engine.js';
-import { StreamHub } from './webhooks/stream.js';
-import { allTimedWork } from './registry.js';
-import { TokenDoor } from './http/token-door.js';
+import type { Request, Response } from 'express';
+import type { TokenDoor } from './http/token-door.js';
 
 /**
  * One emulator: everything it keeps while it runs is a field here, made once per emulator
- * (server.ts), so emulators side by side in one process share nothing. What every domain
- * function may use; domain code gets these, never req/res.
+ * (compose.ts), so emulators side by side in one process share nothing. What every domain
+ * function may use; domain code gets these, never req/res. Only types, and the engine's and the
+ * stream's surfaces are spelled here: reading it needs none of the code that makes the parts.
  */
-export class Services {
+export interface Services {
+  readonly store: Store;
+  readonly clock: EmulatorClock;
+  readonly config: EmulatorConfig;
+  readonly log: Logger;
+  /** Every /v1 request, redacted: part of the world, kept beside the store (request-log/log.ts). */
+  readonly requestLog: RequestLog;
+  /** How the event loop is doing, for GET /_emulator/metrics (performance/loop-monitor.ts). */
+  readonly monitor: LoopMonitor;
+  /** The file store's folder (snapshots are kept under it); null with the memory store. */
+  readonly dataDir: string | null;
   /** Unique, increasing creation timestamps (see ids.ts). */
   readonly stamps: Timestamps;
   /** Reactions other modules register at setup. */
-  readonly hooks: Hooks = { worldReplaced: [] };
+  readonly hooks: Hooks;
   /** Injected faults (svc emulator faults …); empty unless a user set some. */
   readonly faults: FaultSet;
   /** Every timed effect runs here, at its time on the clock; it is also what advances the clock (scheduler/scheduler.ts). */
   readonly scheduler: Scheduler;
   /** The webhook delivery engine (webhooks/engine.ts): attempts, bounded concurrency, the attempt log. */
-  readonly deliveries: DeliveryEngine;
+  readonly deliveries: { start(): void; stop(): Promise<void>; attempt(deliveryId: string): Promise<void>; idle(): Promise<void>; isIdle(): boolean };
   /**
    * The live stream, GET /emulator/stream and the dashboard's feed (webhooks/stream.ts).
    * @internal its handlers take express's types, which the package's declarations must not reach
    */
-  readonly stream: StreamHub;
+  readonly stream: { start(): void; stop(): void; handle(req: Request, res: Response): void; handleAll(req: Request, res: Response): void };
   /** The dashboard's sessions and the wrong-token throttle of the control surfaces (http/token-door.ts). */
-  readonly tokenDoor = new TokenDoor();
+  readonly tokenDoor: TokenDoor;
   /** The emulator as a whole, for the control API (set by server.ts before it listens). */
   lifecycle?: Lifecycle;
-
-  constructor(
-    readonly store: Store,
-    readonly clock: EmulatorClock,
-    readonly config: EmulatorConfig,
-    readonly log: Logger,
-    /** Every /v1 request, redacted: part of the world, kept beside the store (request-log/log.ts). */
-    readonly requestLog: RequestLog,
-    /** How the event loop is doing, for GET /_emulator/metrics (performance/loop-monitor.ts). */
-    readonly monitor: LoopMonitor,
-    /** The file store's folder (snapshots are kept under it); null with the memory store. */
-    readonly dataDir: string | null,
-  ) {
-    this.stamps = new Timestamps(clock);
-    this.faults = new FaultSet(() => clock.now());
-    // These keep the whole emulator, and use it only once it runs.
-    this.scheduler = new Scheduler(this, allTimedWork());
-    this.deliveries = new DeliveryEngine(this);
-    this.stream = new StreamHub(this);
-  }
 }
 
 interface Lifecycle {
@@ -97,7 +86,8 @@ export interface EmulatorConfig {
 }
 
 /** The caller of a merchant route: who, in which environment, with which key. */
-export interface MerchantContext extends Services {
+export interface MerchantContext {
+  services: Services;
   merchant: MerchantRecord;
   environment: Environment;
   key: KeyRecord;

@@ -109,7 +109,7 @@ async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Resp
     limiter.take(merchant.id);
 
     const body = req.body === undefined ? {} : req.body;
-    const ctx: MerchantContext = { ...services, merchant, environment: key.environment, key, traceId };
+    const ctx: MerchantContext = { services, merchant, environment: key.environment, key, traceId };
     if (route.idempotency) {
       const { header, required } = route.idempotency;
       const idemKey = checkKey(header, req.get(header), required);

@@ -31,7 +31,7 @@ function decide(ctx: MerchantContext, mandate: MandateRecord, amount: number, ou
   if (outcome) return { status: outcome };
   if (mandate.rail === 'card') return { status: !mandate.card || mandate.card.outcome === 'succeeds' ? 'completed' : 'failed' };
   if (!mandate.user_id) return { status: 'completed' };
-  const user = ctx.store.get(USERS, mandate.user_id)!;
+  const user = ctx.services.store.get(USERS, mandate.user_id)!;
   return userBalance(user, ctx.environment, mandate.currency) >= amount ? { status: 'completed', userId: user.id } : { status: 'failed' };
 }
 
@@ -42,10 +42,10 @@ function decide(ctx: MerchantContext, mandate: MandateRecord, amount: number, ou
  */
 function heldCycle(ctx: MerchantContext, mandateId: string, key: string): PaymentRecord | undefined {
   let newest: PaymentRecord | undefined;
-  for (const p of ctx.store.byIndex(PAYMENTS, 'by_mandate_cycle', cycleKey(mandateId, key))) {
+  for (const p of ctx.services.store.byIndex(PAYMENTS, 'by_mandate_cycle', cycleKey(mandateId, key))) {
     if (!newest || p.created_at > newest.created_at) newest = p;
   }
-  return newest && keyHeld(Math.floor(parseMicros(newest.created_at) / 1000), ctx.clock.now()) ? newest : undefined;
+  return newest && keyHeld(Math.floor(parseMicros(newest.created_at) / 1000), ctx.services.clock.now()) ? newest : undefined;
 }
 
 export function createCharge(ctx: MerchantContext, input: CreateCharge, tx: Transaction): Payment {
@@ -70,7 +70,7 @@ export function createCharge(ctx: MerchantContext, input: CreateCharge, tx: Tran
     throw new ApiError('MANDATE_NOT_ACTIVE', `Mandate ${mandate.id} ${why}.`);
   }
   const decision = decide(ctx, mandate, input.amount_cents, input.outcome);
-  const payment = createPayment(ctx, tx, {
+  const payment = createPayment(ctx.services, tx, {
     merchantId: ctx.merchant.id,
     environment: ctx.environment,
     amount: input.amount_cents,
@@ -81,6 +81,6 @@ export function createCharge(ctx: MerchantContext, input: CreateCharge, tx: Tran
     idempotencyKey: input.idempotency_key,
   });
   // Checked above, so this cannot fail: the customer pays exactly what the merchant is credited.
-  if (decision.userId) debitUser(ctx, tx, decision.userId, ctx.environment, mandate.currency, input.amount_cents, 'mandate_charge', payment.id);
+  if (decision.userId) debitUser(ctx.services, tx, decision.userId, ctx.environment, mandate.currency, input.amount_cents, 'mandate_charge', payment.id);
   return toPublicPayment(payment);
 }

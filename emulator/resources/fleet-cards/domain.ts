@@ -71,9 +71,9 @@ export function redeemFleetCard(ctx: MerchantContext, input: RedeemFleetCard, tx
     throw new ApiError('CATEGORY_NOT_ALLOWED', `Fleet card ${card.id} does not allow "${input.category}" (allowed: ${card.allowed_categories.join(', ')}).`);
   }
   assertBalanceCovers(`Fleet card ${card.id}`, card.balance, card.currency, input.amount_cents);
-  const now = ctx.clock.now();
+  const now = ctx.services.clock.now();
   const start = periodStart(card.spend_period, now);
-  const spent = spentSince(ctx, card.id, start);
+  const spent = spentSince(ctx.services, card.id, start);
   if (spent + input.amount_cents > card.spend_limit) {
     throw new ApiError(
       'SPEND_LIMIT_EXCEEDED',

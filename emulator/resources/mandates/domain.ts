@@ -77,7 +77,7 @@ export function createMandate(ctx: MerchantContext, input: CreateMandate, tx: Tr
     // A test mandate is active at once, so it binds to its wallet now; a live one binds when
     // the customer approves with this phone and their PIN.
     if (ctx.environment === 'test') {
-      user = findUserByPhone(ctx, phone);
+      user = findUserByPhone(ctx.services, phone);
       if (!user) throw invalid('customer_phone', 'no service user has this phone (the fixtures seed the test users)');
     }
   }
@@ -96,11 +96,11 @@ export function createMandate(ctx: MerchantContext, input: CreateMandate, tx: Tr
     customer_phone: phone,
     user_id: user?.id ?? null,
     card: null,
-    created_at: ctx.stamps.next(),
-    activated_at: active ? isoNow(ctx) : null,
+    created_at: ctx.services.stamps.next(),
+    activated_at: active ? isoNow(ctx.services) : null,
     revoked_at: null,
   });
-  const out: { mandate: MandatePublic; approval_url: string; setup_intent_client_secret?: string } = { mandate: toPublicMandate(ctx, mandate), approval_url: mandateApprovalUrl(ctx, mandate) };
+  const out: { mandate: MandatePublic; approval_url: string; setup_intent_client_secret?: string } = { mandate: toPublicMandate(ctx.services, mandate), approval_url: mandateApprovalUrl(ctx.services, mandate) };
   if (input.rail === 'card') out.setup_intent_client_secret = `seti_${id.slice(4)}_secret_${randomBytes(18).toString('base64url')}`;
   return out;
 }
@@ -115,8 +115,8 @@ export function getOwnMandate(ctx: MerchantContext, id: string): MandateRecord {
 /** Revoking stops future charges; revoking again answers the same revoked mandate. */
 export function revokeMandate(ctx: MerchantContext, id: string, tx: Transaction): MandatePublic {
   const m = getOwnMandate(ctx, id);
-  if (m.status === 'revoked') return toPublicMandate(ctx, m);
-  return toPublicMandate(ctx, tx.put(MANDATES, { ...m, status: 'revoked', revoked_at: isoNow(ctx) }));
+  if (m.status === 'revoked') return toPublicMandate(ctx.services, m);
+  return toPublicMandate(ctx.services, tx.put(MANDATES, { ...m, status: 'revoked', revoked_at: isoNow(ctx.services) }));
 }
 
 /** For the approval pages: the mandate behind an approval URL, whoever asks. */

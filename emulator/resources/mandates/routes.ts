@@ -3,6 +3,6 @@ import { createMandate, getOwnMandate, revokeMandate, toPublicMandate } from './
 
 export const mandateRoutes = [
   defineRoute('createMandate', (ctx, { body }, tx) => createMandate(ctx, body, tx)),
-  defineRoute('getMandate', (ctx, { params }) => toPublicMandate(ctx, getOwnMandate(ctx, params.id))),
+  defineRoute('getMandate', (ctx, { params }) => toPublicMandate(ctx.services, getOwnMandate(ctx, params.id))),
   defineRoute('revokeMandate', (ctx, { params }, tx) => revokeMandate(ctx, params.id, tx)),
 ];

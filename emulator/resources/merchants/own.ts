@@ -9,10 +9,10 @@ import type { Environment } from './records.js';
  * answer both the same way (404), so ids cannot be probed across merchants.
  */
 export function findOwn<T extends StoredRecord & { merchant_id: string; environment: Environment }>(
-  ctx: Pick<MerchantContext, 'store' | 'merchant' | 'environment'>,
+  ctx: Pick<MerchantContext, 'services' | 'merchant' | 'environment'>,
   collection: Collection<T>,
   id: string,
 ): T | undefined {
-  const record = ctx.store.get(collection, id);
+  const record = ctx.services.store.get(collection, id);
   return record && record.merchant_id === ctx.merchant.id && record.environment === ctx.environment ? record : undefined;
 }

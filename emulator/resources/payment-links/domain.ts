@@ -63,18 +63,18 @@ function checkRedirectUrl(raw: string, environment: Environment): void {
 }
 
 export function createLink(ctx: MerchantContext, input: CreatePaymentLink, tx: Transaction): PaymentLink {
-  const now = ctx.clock.now();
+  const now = ctx.services.clock.now();
   if (input.redirect_url !== undefined) checkRedirectUrl(input.redirect_url, ctx.environment);
   if (input.expires_at !== undefined && Date.parse(input.expires_at) <= now) throw invalid('expires_at', 'must be in the future');
   if (input.sub_merchant_id !== undefined) {
-    const sub = ctx.store.get(MERCHANTS, input.sub_merchant_id);
+    const sub = ctx.services.store.get(MERCHANTS, input.sub_merchant_id);
     // Sub-merchants belong to one environment (sub-merchants/domain.ts), like every resource.
     if (!sub || sub.parent_id !== ctx.merchant.id || (sub.environment !== undefined && sub.environment !== ctx.environment)) {
       throw invalid('sub_merchant_id', 'is not a sub-merchant of this merchant');
     }
   }
   let linkCode = newLinkCode();
-  while (ctx.store.byIndex(PAYMENT_LINKS, 'by_code', linkCode).length > 0) linkCode = newLinkCode();
+  while (ctx.services.store.byIndex(PAYMENT_LINKS, 'by_code', linkCode).length > 0) linkCode = newLinkCode();
   const link = tx.put(PAYMENT_LINKS, {
     id: newId('pl'),
     link_code: linkCode,
@@ -92,7 +92,7 @@ export function createLink(ctx: MerchantContext, input: CreatePaymentLink, tx: T
     closed: false,
     total_collected: 0,
     payment_count: 0,
-    created_at: ctx.stamps.next(),
+    created_at: ctx.services.stamps.next(),
   });
   return toPublicLink(link, now);
 }
@@ -109,7 +109,7 @@ export function findLinkByCode(services: Pick<Services, 'store'>, code: string):
 }
 
 export function getOwnLinkByCode(ctx: MerchantContext, code: string): LinkRecord {
-  const link = findLinkByCode(ctx, code);
+  const link = findLinkByCode(ctx.services, code);
   if (!link) throw notFound('payment link');
   return getOwnLink(ctx, link.id);
 }

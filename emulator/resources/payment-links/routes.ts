@@ -5,15 +5,15 @@ import { assertPayable, createLink, getOwnLink, getOwnLinkByCode, toPublicLink }
 
 export const paymentLinkRoutes = [
   defineRoute('createLink', (ctx, { body }, tx) => createLink(ctx, body, tx)),
-  defineRoute('getLinkByCode', (ctx, { params }) => toPublicLink(getOwnLinkByCode(ctx, params.code), ctx.clock.now())),
-  defineRoute('getLink', (ctx, { params }) => toPublicLink(getOwnLink(ctx, params.id), ctx.clock.now())),
+  defineRoute('getLinkByCode', (ctx, { params }) => toPublicLink(getOwnLinkByCode(ctx, params.code), ctx.services.clock.now())),
+  defineRoute('getLink', (ctx, { params }) => toPublicLink(getOwnLink(ctx, params.id), ctx.services.clock.now())),
   defineRoute('simulateLink', (ctx, { params, body }, tx) => {
     // Live links cannot be simulated; the spec answers 404, as if the link did not exist.
     if (ctx.environment === 'live') throw notFound('payment link');
     const link = getOwnLink(ctx, params.id);
     const method = body.method ?? link.accepted_methods[0];
-    const amount = assertPayable(link, method, body.amount, ctx.clock.now());
-    const payment = createPayment(ctx, tx, {
+    const amount = assertPayable(link, method, body.amount, ctx.services.clock.now());
+    const payment = createPayment(ctx.services, tx, {
       merchantId: ctx.merchant.id,
       environment: ctx.environment,
       amount,

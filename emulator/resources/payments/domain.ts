@@ -130,7 +130,7 @@ export function getOwnPayment(ctx: MerchantContext, id: string): PaymentRecord {
 }
 
 /** The payments of the caller's scope, oldest first, without copying them (a merchant may have 100k). */
-const scopeRows = (ctx: MerchantContext) => ctx.store.viewIndex(PAYMENTS, 'by_scope', scopeKey(ctx.merchant.id, ctx.environment));
+const scopeRows = (ctx: MerchantContext) => ctx.services.store.viewIndex(PAYMENTS, 'by_scope', scopeKey(ctx.merchant.id, ctx.environment));
 
 /** First position whose created_at is at or after `micros` (rows are in created_at order). */
 function firstAtOrAfter(rows: IndexView<PaymentRecord>, micros: number): number {

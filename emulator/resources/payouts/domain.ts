@@ -96,7 +96,7 @@ function checkPayee(ctx: MerchantContext, input: CreatePayout): PayeeRecord {
   if (payee.status !== 'approved') throw invalid('payee_id', 'this payee has not been approved by the business owner yet');
   if (input.currency !== payee.currency) throw invalid('currency', `must equal the payee's currency (${payee.currency})`);
   if (input.amount_cents > payee.per_payout_cap) throw invalid('amount_cents', `exceeds the payee's per-payout cap of ${payee.per_payout_cap}`);
-  const sent = payeeDayTotal(ctx, payee.id, utcDay(ctx.clock.now()));
+  const sent = payeeDayTotal(ctx.services, payee.id, utcDay(ctx.services.clock.now()));
   if (sent + input.amount_cents > payee.daily_cap) {
     throw invalid('amount_cents', `would take today's total to this payee to ${sent + input.amount_cents}, over the daily cap of ${payee.daily_cap} (${sent} already sent today, UTC)`);
   }
@@ -129,7 +129,7 @@ export function createPayout(ctx: MerchantContext, input: CreatePayout, tx: Tran
   const payee = checkPayee(ctx, input);
   const id = newId('po');
   try {
-    debit(ctx, tx, { merchantId: ctx.merchant.id, environment: ctx.environment, currency: payee.currency }, input.amount_cents, 'payout', id);
+    debit(ctx.services, tx, { merchantId: ctx.merchant.id, environment: ctx.environment, currency: payee.currency }, input.amount_cents, 'payout', id);
   } catch (err) {
     // The spec lists payout rejections as VALIDATION_ERROR; the message names the field.
     if (err instanceof InsufficientFundsError) throw invalid('amount_cents', err.message);
@@ -144,15 +144,15 @@ export function createPayout(ctx: MerchantContext, input: CreatePayout, tx: Tran
     currency: payee.currency,
     status: 'processing',
     external_ref: input.external_ref ?? null,
-    initiated_at: ctx.stamps.next(),
-    initiated_at_ms: ctx.clock.now(),
+    initiated_at: ctx.services.stamps.next(),
+    initiated_at_ms: ctx.services.clock.now(),
     resolved_at: null,
-    provider_outcome: nextOutcome(ctx, tx),
-    resolves_at_ms: ctx.clock.now() + ctx.config.payoutResolveMs,
+    provider_outcome: nextOutcome(ctx.services, tx),
+    resolves_at_ms: ctx.services.clock.now() + ctx.services.config.payoutResolveMs,
   });
   // A provider that answers at once (--payout-delay 0) resolves inside the acceptance; any
   // other answer is due at resolves_at_ms (`payoutResolution`).
-  if (ctx.config.payoutResolveMs <= 0) return toPublicPayout(settle(ctx, tx, payout));
+  if (ctx.services.config.payoutResolveMs <= 0) return toPublicPayout(settle(ctx.services, tx, payout));
   return toPublicPayout(payout);
 }
 
@@ -197,7 +197,7 @@ export function getOwnPayout(ctx: MerchantContext, id: string): PayoutRecord {
 
 /** Newest first; `total` counts every payout of the key's merchant and environment. */
 export function listPayouts(ctx: MerchantContext, query: z.infer<typeof ListPayoutsQuery>) {
-  const rows = ctx.store.byIndex(PAYOUTS, 'by_scope', scopeKey(ctx.merchant.id, ctx.environment));
+  const rows = ctx.services.store.byIndex(PAYOUTS, 'by_scope', scopeKey(ctx.merchant.id, ctx.environment));
   const limit = query.limit ?? PAYOUT_PAGE_DEFAULT;
   const offset = query.offset ?? 0;
   const page: Payout[] = [];

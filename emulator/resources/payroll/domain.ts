@@ -90,11 +90,11 @@ export function createPayrollRun(ctx: MerchantContext, input: CreatePayrollRun, 
       failure_reason: null,
       paid_at: null,
     })),
-    created_at: ctx.stamps.next(),
+    created_at: ctx.services.stamps.next(),
     approved_at: null,
     completed_at: null,
   });
-  return viewRun(ctx, run);
+  return viewRun(ctx.services, run);
 }
 
 export function getOwnRun(ctx: MerchantContext, id: string): PayrollRunRecord {

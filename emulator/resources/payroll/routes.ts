@@ -3,5 +3,5 @@ import { createPayrollRun, getOwnRun, viewRun } from './domain.js';
 
 export const payrollRoutes = [
   defineRoute('createPayrollRun', (ctx, { body }, tx) => createPayrollRun(ctx, body, tx)),
-  defineRoute('getPayrollRun', (ctx, { params }) => viewRun(ctx, getOwnRun(ctx, params.id))),
+  defineRoute('getPayrollRun', (ctx, { params }) => viewRun(ctx.services, getOwnRun(ctx, params.id))),
 ];

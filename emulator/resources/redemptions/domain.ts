@@ -43,7 +43,7 @@ export function redemptionRecordFields(ctx: MerchantContext, input: RedemptionRe
     location_id: redemptionLocation(ctx, input.location_id, location),
     idempotency_key: input.idempotency_key,
     environment: ctx.environment,
-    created_at: ctx.stamps.next(),
+    created_at: ctx.services.stamps.next(),
   };
 }
 
@@ -76,7 +76,7 @@ export function redemptionTransactionView(txn: CardTransactionFields, idempotenc
 
 /** Pays the merchant: the redeemed amount lands in its own wallet of the card's currency. */
 export function creditMerchant(ctx: MerchantContext, tx: Transaction, currency: Currency, amount: number, reason: string, transactionId: string): void {
-  credit(ctx, tx, { merchantId: ctx.merchant.id, environment: ctx.environment, currency }, amount, reason, transactionId);
+  credit(ctx.services, tx, { merchantId: ctx.merchant.id, environment: ctx.environment, currency }, amount, reason, transactionId);
 }
 
 /**

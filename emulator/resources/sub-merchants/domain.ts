@@ -37,16 +37,16 @@ function managerScope(ctx: MerchantContext, rawPhone: string): OtpScope {
 export function startSubMerchant(ctx: MerchantContext, input: StartSubMerchant, tx: Transaction) {
   assertCanHaveSubMerchants(ctx);
   const scope = managerScope(ctx, input.manager_phone);
-  sendOtp(ctx, tx, scope);
+  sendOtp(ctx.services, tx, scope);
   return { masked_phone: maskPhone(scope.phone), expires_in_seconds: OTP_VALIDITY_S };
 }
 
 export function completeSubMerchant(ctx: MerchantContext, input: CompleteSubMerchant, tx: Transaction): SubMerchantPublic {
   assertCanHaveSubMerchants(ctx);
   const scope = managerScope(ctx, input.manager_phone);
-  consumeOtp(ctx, tx, scope, input.otp);
+  consumeOtp(ctx.services, tx, scope, input.otp);
   // "The phone's account becomes a business account."
-  const manager = findUserByPhone(ctx, scope.phone);
+  const manager = findUserByPhone(ctx.services, scope.phone);
   if (manager && !manager.business) tx.put(USERS, { ...manager, business: true });
   const sub = tx.put(MERCHANTS, {
     id: newId('mer'),
@@ -57,11 +57,11 @@ export function completeSubMerchant(ctx: MerchantContext, input: CompleteSubMerc
     parent_id: ctx.merchant.id,
     environment: ctx.environment,
     manager_user_id: manager?.id ?? null,
-    created_at: ctx.stamps.next(),
+    created_at: ctx.services.stamps.next(),
   });
   return toPublicSubMerchant(sub);
 }
 
 export function listSubMerchants(ctx: MerchantContext) {
-  return { sub_merchants: ctx.store.byIndex(MERCHANTS, 'sub_by_parent', subScope(ctx.merchant.id, ctx.environment)).map(toPublicSubMerchant) };
+  return { sub_merchants: ctx.services.store.byIndex(MERCHANTS, 'sub_by_parent', subScope(ctx.merchant.id, ctx.environment)).map(toPublicSubMerchant) };
 }

@@ -52,8 +52,8 @@ function checkUrl(ctx: MerchantContext, raw: string): void {
   if (url.protocol === 'https:') return;
   const host = url.hostname.toLowerCase();
   if (url.protocol === 'http:' && isLoopbackHost(host)) return;
-  if (url.protocol === 'http:' && ctx.environment === 'test' && hostIsAllowed(host, ctx.config.allowedHosts)) return;
-  const allowed = ctx.config.allowedHosts.length > 0 ? `, or in the test environment to an --allow-host name (${ctx.config.allowedHosts.join(', ')})` : '';
+  if (url.protocol === 'http:' && ctx.environment === 'test' && hostIsAllowed(host, ctx.services.config.allowedHosts)) return;
+  const allowed = ctx.services.config.allowedHosts.length > 0 ? `, or in the test environment to an --allow-host name (${ctx.services.config.allowedHosts.join(', ')})` : '';
   throw invalid('url', `must be https:// (plain http:// only to localhost, 127.0.0.1 or [::1]${allowed})`);
 }
 
@@ -66,13 +66,13 @@ export function createEndpoint(ctx: MerchantContext, input: z.infer<typeof Creat
     url: input.url,
     events: input.events,
     secret: randomBytes(32).toString('base64url'), // 32 bytes -> exactly 43 base64url characters
-    created_at: ctx.stamps.next(),
+    created_at: ctx.services.stamps.next(),
   });
   return { endpoint: toPublicEndpoint(record), secret: record.secret };
 }
 
 export function listEndpoints(ctx: MerchantContext) {
-  const records = ctx.store.byIndex(WEBHOOK_ENDPOINTS, 'live_by_scope', scopeKey(ctx.merchant.id, ctx.environment));
+  const records = ctx.services.store.byIndex(WEBHOOK_ENDPOINTS, 'live_by_scope', scopeKey(ctx.merchant.id, ctx.environment));
   return { endpoints: records.map(toPublicEndpoint) };
 }
 
@@ -84,7 +84,7 @@ export function listEndpoints(ctx: MerchantContext) {
 export function deleteEndpoint(ctx: MerchantContext, id: string, tx: Transaction) {
   const e = findOwn<EndpointRecord>(ctx, WEBHOOK_ENDPOINTS, id);
   if (!e) throw notFound('webhook endpoint');
-  if (!e.deleted_at) tx.put(WEBHOOK_ENDPOINTS, { ...e, deleted_at: ctx.stamps.next() });
+  if (!e.deleted_at) tx.put(WEBHOOK_ENDPOINTS, { ...e, deleted_at: ctx.services.stamps.next() });
   return { id, deleted: true as const };
 }
 
