@@ -8,7 +8,6 @@ import { mountRoutes, type Gateway } from './gateway/mount.js';
 import { pathnameOf } from './gateway/dispatch.js';
 import { IdempotencyLedger } from './gateway/idempotency.js';
 import { RateLimiter } from './gateway/rate-limit.js';
-import { type KeyRecord } from './resources/merchants/records.js';
 import { allRoutes, resources } from './registry.js';
 import { controlRouter } from './control/router.js';
 import { randomHex } from './ids.js';
@@ -65,7 +64,7 @@ export function createApp(services: Services, options: AppOptions) {
     if (options.logRequests) {
       const start = performance.now();
       res.on('finish', () => {
-        const key = res.locals.keyRecord as KeyRecord | undefined;
+        const key = res.locals.keyRecord;
         services.log.info(
           `${req.method} ${req.originalUrl} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms` +
             `${key ? ` key=${maskSecret(key.key)}` : ''} trace=${traceId}`,

@@ -199,6 +199,31 @@ test('import cycles counting `import type` hold at most 20 modules each', () => 
   assert.ok(largest.length <= 20, `a knot of ${largest.length} modules: ${largest.join(', ')}`);
 });
 
+// Issue 48: express types res.locals as Record<string, any>, so a value not declared in
+// Express.Locals (emulator/http/locals.ts) would be read and written as `any`. The list below must
+// name exactly the declared ones, or the build fails; the test refuses any other use of `locals`.
+const DECLARED_LOCALS: Record<keyof Express.Locals, true> = { traceId: true, keyRecord: true, requestLog: true };
+
+test('every res.locals access names a value declared in Express.Locals', () => {
+  const seen: string[] = [];
+  const untyped: string[] = [];
+  for (const file of ['contract', 'emulator', 'src'].flatMap(sources)) {
+    const tree = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      // Any identifier `locals`: `res.locals.traceId` passes, `res.locals.other`, `const { locals } = res` do not.
+      if (ts.isIdentifier(node) && node.text === 'locals') {
+        const access = node.parent;
+        const name = ts.isPropertyAccessExpression(access) && ts.isPropertyAccessExpression(access.parent) && access.parent.expression === access ? access.parent.name.text : undefined;
+        (name !== undefined && Object.hasOwn(DECLARED_LOCALS, name) ? seen : untyped).push(`${file}: ${access.parent.getText()}`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(tree);
+  }
+  assert.deepEqual(untyped, []);
+  assert.ok(seen.length >= 5, `the known accesses were found (${seen.length})`);
+});
+
 // Compile-time checks: `npm run build` fails if a line marked @ts-expect-error compiles, so a
 // handler that returns the wrong shape, reads a field its route does not parse, or names a
 // route the contract lacks cannot slip in.

@@ -80,7 +80,7 @@ function describe(f: Fault, latencyMs?: number): string {
 function announce(services: Services, f: Fault, req: Request, res: Response, latencyMs?: number): void {
   const text = describe(f, latencyMs);
   if (!res.headersSent) res.setHeader(FAULT_HEADER, text);
-  const traceId = res.locals.traceId as string | undefined;
+  const traceId = res.locals.traceId;
   services.faults.record({ fault_id: f.id, kind: f.kind, target: `${req.method} ${req.path}`, trace_id: traceId, after_commit: f.after_commit, detail: text });
   services.log.notice(`[fault] ${text} on ${req.method} ${req.path}${traceId ? ` (trace ${traceId})` : ''}`);
 }

@@ -98,7 +98,7 @@ async function handleWithFaults(routed: Routed, gateway: Gateway, req: Request, 
 
 async function handle(route: RouteDef, gateway: Gateway, req: Request, res: Response, respond?: (out: { status: number; body: string }) => Promise<void>): Promise<void> {
   const { services, limiter, ledger } = gateway;
-  const traceId = res.locals.traceId as string;
+  const traceId = res.locals.traceId;
   // Keys this request holds in flight: the header's and, on redemption routes, the body field's.
   const held: Array<{ merchantId: string; key: string; print: string }> = [];
   try {

@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Services } from '../services.js';
 import type { Op } from '../store/memory-store.js';
-import type { KeyRecord } from '../resources/merchants/records.js';
 import { FAULT_HEADER } from '../../contract/faults.js';
 import { IDEMPOTENCY } from '../gateway/idempotency.js';
 import { CLOCK_STATE } from '../scheduler/clock-record.js';
@@ -46,14 +45,14 @@ export class RequestWatch {
     if (this.done) return;
     this.done = true;
     const { services, req, res } = this;
-    const key: KeyRecord | undefined = res.locals.keyRecord;
+    const key = res.locals.keyRecord;
     const micros = services.stamps.nextMicros();
     const at = formatMicros(micros);
     // Every error answer is errorBody's text (gateway/envelope.ts): its code comes first.
     const errorCode = status >= 400 ? (/^\{"success":false,"error":\{"code":"([^"]+)"/.exec(body ?? '')?.[1] ?? null) : null;
     const idempotencyKey = idempotencyKeyOf(req);
     const fault = res.getHeader(FAULT_HEADER);
-    const traceId: string = res.locals.traceId;
+    const traceId = res.locals.traceId;
     const record: RequestLogRecord = {
       id: `req_${at.replace(/\D/g, '')}`,
       at,
