@@ -185,12 +185,10 @@ function runProcess(p, index) {
   });
 }
 
-/** Per-file durations from a process's TAP: a shard's top-level entries are its files; a solo file is the process. */
-function durationsOf({ p, ms, text }) {
-  if (!p.shard) return { [p.files[0]]: ms };
-  const found = {};
-  for (const m of text.matchAll(/^(?:not )?ok \d+ - (\S+\.test\.js)\n {2}---\n {2}duration_ms: ([\d.]+)/gm)) found[m[1]] = Math.round(Number(m[2]));
-  return found;
+/** Each file's outcome and duration: a shard reports its files as top-level tests (one cut off by its limit reports nothing); a solo file is its process. */
+function filesOf({ p, ok, ms, text }) {
+  if (!p.shard) return [{ file: p.files[0], ok, ms }];
+  return [...text.matchAll(/^(not )?ok \d+ - (\S+\.test\.js)\n {2}---\n {2}duration_ms: ([\d.]+)/gm)].map((m) => ({ file: m[2], ok: !m[1], ms: Math.round(Number(m[3])) }));
 }
 
 const totals = { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
@@ -204,18 +202,18 @@ try {
 } finally {
   removeRunTmp();
 }
-for (const r of results) {
-  for (const key of Object.keys(totals)) {
-    const m = new RegExp(`^# ${key} (\\d+)$`, 'm').exec(r.text);
-    if (m) totals[key] += Number(m[1]);
-  }
-}
+for (const r of results) for (const key of Object.keys(totals)) totals[key] += Number(new RegExp(`^# ${key} (\\d+)$`, 'm').exec(r.text)?.[1] ?? 0);
+const reports = results.flatMap(filesOf);
 if (process.env.SVC_TEST_RECORD) {
-  const all = Object.fromEntries(Object.entries({ ...recorded, ...Object.assign({}, ...results.map(durationsOf)) }).sort(([a], [b]) => a.localeCompare(b)));
+  const all = Object.fromEntries(Object.entries({ ...recorded, ...Object.fromEntries(reports.map((f) => [f.file, f.ms])) }).sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(DURATIONS, JSON.stringify(all, null, 2) + '\n');
   console.log(`run-tests: durations of ${Object.keys(all).length} files written to ${relative(project, DURATIONS)}`);
 }
-const failed = results.filter((r) => !r.ok);
-console.log(`\n# ${Object.entries(totals).map(([k, v]) => `${k} ${v}`).join(', ')}; ${processes.length} processes`);
-for (const r of failed) console.log(`# FAILED ${r.p.name}: ${r.verdict}${r.p.files.length > 1 ? ` (${r.p.files.join(', ')})` : ''}`);
+// A failed process's files that did not pass, named and counted (a process killed at its limit
+// prints no totals); a shard that failed once all its files passed (it could not exit) names them all.
+const passed = new Set(reports.filter((f) => f.ok).map((f) => f.file));
+const failed = results.filter((r) => !r.ok).map((r) => ({ ...r, names: r.p.files.filter((f) => !passed.has(f)) }));
+for (const r of failed) if (r.names.length === 0) r.names = r.p.files;
+console.log(`\n# ${Object.entries(totals).map(([k, v]) => `${k} ${v}`).join(', ')}; ${processes.length} processes; ${failed.flatMap((r) => r.names).length} of ${files.length} files failed`);
+for (const r of failed) console.log(`# FAILED ${r.names.join(', ')}: ${r.verdict}${r.p.shard ? ` [${r.p.name}]` : ''}`);
 process.exit(failed.length === 0 ? 0 : 1);

@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 
 const HOGS = Number(process.env.SVC_TEST_HOGS) || 2;
 const hogs = Array.from({ length: HOGS }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
-const stop = () => hogs.forEach((h) => h.kill('SIGKILL'));
-process.on('exit', stop);
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+process.on('exit', () => hogs.forEach((h) => h.kill('SIGKILL')));
 console.error(`test-busy: ${HOGS} CPU-bound processes spin beside the suite (pids ${hogs.map((h) => h.pid).join(', ')})`);
 const runner = spawn(process.execPath, [fileURLToPath(new URL('./run-tests.mjs', import.meta.url)), ...process.argv.slice(2)], { stdio: 'inherit' });
 runner.on('close', (code) => process.exit(code ?? 1));
+// A signal (a closed terminal's SIGHUP too, which would otherwise end this process without its
+// 'exit' and leave the hogs spinning) goes on to the runner, which ends its tests; then the hogs go.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => (runner.kill(signal), process.exit(130)));

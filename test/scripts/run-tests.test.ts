@@ -220,16 +220,20 @@ test('starts two children and hangs', () => {
 });
 `;
 
-test('a process past its limit is killed with everything it started, its detached children too', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
+test('a process past its limit is killed with everything it started, its detached children too, and counted as a failed file by name', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
   // The hanging file starts a child in its own process group and a detached one (as the tests'
   // emulators and example suites are), logs both pids, and hangs. Its recorded work is 1 ms, so
-  // its limit is the floor this test sets; the per-test limit inside is far above it.
-  const dir = project({ 'cli/hang': hangWithChildren });
-  writeFileSync(join(dir, 'test/durations.json'), JSON.stringify({ 'cli/hang.test.js': 1 }));
+  // its limit is the floor this test sets; the per-test limit inside is far above it. Six short
+  // files (1 ms each) beside it: cli/f0 shares its process and passes before it.
+  const names = Array.from({ length: 6 }, (_, i) => `cli/f${i}`);
+  const dir = project({ 'cli/hang': hangWithChildren, ...Object.fromEntries(names.map((n) => [n, file(n)])) });
+  writeFileSync(join(dir, 'test/durations.json'), JSON.stringify(Object.fromEntries(['cli/hang', ...names].map((n) => [`${n}.test.js`, 1]))));
   const { status, output, lines } = run(dir, [], { SVC_TEST_MIN_LIMIT_MS: '15000' });
   assert.equal(status, 1, output);
   assert.match(output, /KILLED after 15 s, its limit/);
-  assert.match(output, /# FAILED shard 1 \(1 files\)/);
+  assert.match(output, /^ok \d+ - cli\/f0\.test\.js$/m, 'the file before it in its process passed');
+  // The killed process printed no totals: the summary still counts its file, and names it alone.
+  assert.match(output, /; 6 processes; 1 of 7 files failed\n# FAILED cli\/hang\.test\.js: KILLED after 15 s, its limit .* \[shard 1 \(2 files\)\]\n/);
   const children = lines.find((l) => l.includes(' children '));
   assert.ok(children, `the file logged its children before its limit: ${output}`);
   const pids = children.split(' ').slice(2).map(Number);
@@ -253,3 +257,49 @@ test('a runner stopped by a signal (Ctrl-C, a cancelled CI job) ends its test pr
   assert.equal(await exited, 130);
   assert.deepEqual(children.filter(alive), [], 'no child of the stopped run is left running');
 });
+
+/** Polls until none of `pids` runs (a SIGKILL lands when its target next runs), giving up after 10 s. */
+async function gone(pids: number[]): Promise<number[]> {
+  for (const giveUp = Date.now() + 10_000; pids.some(alive) && Date.now() < giveUp; ) await new Promise((r) => setTimeout(r, 50));
+  return pids.filter(alive);
+}
+
+for (const signal of ['SIGHUP', 'SIGINT'] as const) {
+  test(`npm run test:busy stopped by ${signal} ends its CPU hogs and the run`, { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+    const dir = project({ 'cli/hang': hangWithChildren });
+    const logFile = join(dir, 'run.log');
+    writeFileSync(logFile, '');
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    // Detached: whatever the test leaves (hogs of a broken test-busy) is killed with its group below.
+    const busy = spawn(process.execPath, [packageFile('scripts/test-busy.mjs')], {
+      env: { ...env, SVC_TEST_PROJECT: dir, RUN_LOG: logFile, SVC_TEST_ARGS: '', SVC_TEST_HOGS: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
+    let stderr = '';
+    busy.stderr!.on('data', (c) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => busy.on('exit', (code) => resolve(code)));
+    let hogs: number[] = [];
+    let children: number[] = [];
+    try {
+      // Signalled once the hog runs and the hanging file has logged its children (a poll with only a give-up time).
+      for (const giveUp = Date.now() + 60_000; children.length === 0 && Date.now() < giveUp; await new Promise((r) => setTimeout(r, 100))) {
+        children = readFileSync(logFile, 'utf8').split('\n').find((l) => l.includes(' children '))?.split(' ').slice(2).map(Number) ?? [];
+      }
+      hogs = /\(pids ([\d, ]+)\)/.exec(stderr)?.[1]!.split(', ').map(Number) ?? [];
+      assert.equal(hogs.length, 1, stderr);
+      assert.equal(children.length, 2, 'the file logged its two children');
+      busy.kill(signal);
+      assert.equal(await exited, 130);
+      assert.deepEqual(await gone(hogs), [], `no CPU hog is left spinning after ${signal}`);
+      assert.deepEqual(await gone(children), [], `nothing the run started is left after ${signal}`);
+    } finally {
+      for (const pid of [...hogs, ...children]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      try {
+        process.kill(-busy.pid!, 'SIGKILL');
+      } catch {
+        // The group is already empty.
+      }
+    }
+  });
+}
