@@ -104,6 +104,7 @@ const BAD: Record<string, [string, RegExp]> = {
   SVC_CONTROL_TOKEN: ['short', /characters/],
   SVC_JSON: ['2', /expected true, false, 1 or 0, got "2"/],
   SVC_EXPORT_ON_EXIT: ['', /is empty/],
+  SVC_STOP_TIMEOUT: ['0', /expected a duration from 1ms to 1h, got "0"/],
 };
 
 test('a bad value of any variable: start and exec exit 2 naming the variable and its rule, and nothing runs', async () => {
@@ -111,7 +112,7 @@ test('a bad value of any variable: start and exec exit 2 naming the variable and
   const cases = Object.entries(BAD).flatMap(([env, [value, rule]]) =>
     (['start', 'exec'] as const).filter((c) => env in Object.fromEntries(Object.values(c === 'start' ? START : EXEC).map((s: FlagSpec) => [s.env, 1]))).map((command) => ({ env, value, rule, command })),
   );
-  assert.equal(cases.length, 2 * Object.keys(BAD).length - 2, 'every variable through start and exec (SVC_JSON is start alone, SVC_EXPORT_ON_EXIT exec alone)');
+  assert.equal(cases.length, 2 * Object.keys(BAD).length - 3, 'every variable through start and exec (SVC_JSON is start alone, SVC_EXPORT_ON_EXIT and SVC_STOP_TIMEOUT exec alone)');
   const dir = tempDir('svc-env-bad-');
   // Four at a time: each is a process of its own.
   for (let i = 0; i < cases.length; i += 4) {

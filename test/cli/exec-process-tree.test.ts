@@ -47,8 +47,9 @@ const workers = ['worker', stubborn ? 'stubborn' : 'worker'].map((kind) => {
 `;
 
 // A worker stays alive until signalled. On SIGTERM it first asks the emulator for its health
-// (recording the status), to show the emulator still runs while the group exits; a "stubborn"
-// worker ignores SIGTERM (a leftover that only SIGKILL ends).
+// (recording the status), to show the emulator still runs while the group exits, and then takes
+// LINGER_MS more to exit (a slow shutdown, as on a busy machine); a "stubborn" worker ignores
+// SIGTERM (a leftover that only SIGKILL ends).
 const WORKER = `
 const { appendFileSync } = require('node:fs');
 appendFileSync(process.env.PIDS_FILE, process.pid + ' ' + process.argv[2] + '\\n');
@@ -58,7 +59,7 @@ process.on('SIGTERM', () => {
   fetch(process.env.SVC_BASE_URL + '/_emulator/health').then(
     (r) => appendFileSync(process.env.HEALTH_FILE, process.pid + ' ' + r.status + '\\n'),
     (e) => appendFileSync(process.env.HEALTH_FILE, process.pid + ' ' + e.message + '\\n'),
-  ).finally(() => process.exit(0));
+  ).finally(() => setTimeout(() => process.exit(0), Number(process.env.LINGER_MS ?? 0)));
 });
 process.stdout.write('up\\n');
 `;
@@ -97,14 +98,14 @@ const orAbort = <T>(promise: Promise<T>, signal: AbortSignal) =>
 type Mode = 'success' | 'failure' | 'SIGINT' | 'SIGTERM' | 'SIGTERM twice';
 const hasStubborn = (mode: Mode) => mode === 'success' || mode === 'SIGTERM twice';
 
-async function execTree(mode: Mode, abort: AbortSignal) {
+async function execTree(mode: Mode, abort: AbortSignal, extraEnv: Record<string, string> = {}) {
   const dir = project();
   dirs.push(dir);
   const pidsFile = join(dir, 'pids.txt');
   const healthFile = join(dir, 'health.txt');
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^SVC_|^npm_/.test(k)) env[k] = v;
-  Object.assign(env, { MODE: mode, PIDS_FILE: pidsFile, HEALTH_FILE: healthFile, npm_config_update_notifier: 'false', NO_COLOR: '1' });
+  Object.assign(env, { MODE: mode, PIDS_FILE: pidsFile, HEALTH_FILE: healthFile, npm_config_update_notifier: 'false', NO_COLOR: '1' }, extraEnv);
   const exec = spawn(process.execPath, [svcBin, 'emulator', 'exec', '--quiet', '--', 'npm', 'test'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -180,7 +181,9 @@ test('failure: exec exits with the command\'s 3 and nothing of the tree is left'
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   test(`${signal} to exec reaches the whole group: npm, the runner and its workers all exit, then the emulator stops`, { skip: !linux && 'reads /proc' }, async (t) => {
-    const r = await execTree(signal, t.signal);
+    // SIGTERM: each worker takes 1.5 s more to exit, within the --stop-timeout (SVC_STOP_TIMEOUT)
+    // that processes exec told to stop get; treated as leftovers, they would get a second SIGTERM.
+    const r = await execTree(signal, t.signal, signal === 'SIGTERM' ? { LINGER_MS: '1500', SVC_STOP_TIMEOUT: '60s' } : {});
     assert.notEqual(r.code, 0, r.stderr);
     // No leftovers to reap: the signal itself ended every member.
     assert.doesNotMatch(r.stderr, /still running/);

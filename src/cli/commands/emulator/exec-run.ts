@@ -84,7 +84,9 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO, cmd: 
     );
     child.once('exit', (code, signal) => ok({ code: code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0) }));
   });
-  if (pgid !== undefined) await reapGroup(pgid, (line) => io.stderr.write(`svc emulator exec: ${line}\n`));
+  // Members exec passed a signal on to were told to stop: they get --stop-timeout to exit (a busy
+  // machine is slow to); members the command left behind unasked get a second before theirs.
+  if (pgid !== undefined) await reapGroup(pgid, (line) => io.stderr.write(`svc emulator exec: ${line}\n`), { ownMs: signalled ? opts.stopTimeout : 1_000, stopMs: opts.stopTimeout });
   for (const [signal, handler] of handlers) process.off(signal, handler);
 
   let exitCode = outcome.code;

@@ -63,6 +63,14 @@ export const EXEC = {
   port: { ...EMULATOR_OPTIONS.port, default: 0 },
   dataDir: { value: '<dir>', help: 'where the store lives (default: a temporary folder, removed at the end)', parse: nonEmpty, env: 'SVC_DATA_DIR' },
   exportOnExit: { value: '<dir>', help: 'write the world at the end (for `svc emulator start --import <dir>`)', parse: nonEmpty, env: 'SVC_EXPORT_ON_EXIT' },
+  stopTimeout: {
+    value: '<duration>',
+    help: "how long the command's processes get to exit once told to stop (a signal exec passed on, then its SIGTERM to what is left) before the next step; the last is SIGKILL",
+    parse: durationOrMs,
+    default: 5_000,
+    shows: '5s',
+    env: 'SVC_STOP_TIMEOUT',
+  },
 } as const satisfies FlagTable;
 
 /** --merchant and --environment: control routes that act for one merchant (merchant.ts). */

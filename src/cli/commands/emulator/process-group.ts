@@ -61,23 +61,22 @@ async function waitGone(pgid: number, ms: number): Promise<boolean> {
   }
 }
 
-/** How long each step waits: a second for members finishing on their own, then SIGTERM's grace, then SIGKILL's. */
-export const GROUP_GRACE = { ownMs: 1_000, termMs: 5_000, killMs: 2_000 };
+const KILL_MS = 2_000;
 
 const described = (members: number[] | undefined) => (members ? `${members.length} process${members.length === 1 ? '' : 'es'} (pid ${members.join(', ')})` : 'processes');
 
 /**
  * After the command (the group's leader) exited: waits for the rest of its group. Members still
- * running a second later are leftovers (a server a test never closed, a worker that outlived
- * its runner): they get SIGTERM, then SIGKILL after 5 s. Each step is reported on `warn`.
+ * running `ownMs` later are leftovers (a server a test never closed, a worker that outlived its
+ * runner): they get SIGTERM, then SIGKILL `stopMs` later. Each step is reported on `warn`.
  */
-export async function reapGroup(pgid: number, warn: (line: string) => void, grace = GROUP_GRACE): Promise<void> {
-  if (await waitGone(pgid, grace.ownMs)) return;
+export async function reapGroup(pgid: number, warn: (line: string) => void, { ownMs, stopMs }: { ownMs: number; stopMs: number }): Promise<void> {
+  if (await waitGone(pgid, ownMs)) return;
   warn(`${described(groupRunning(pgid).members)} the command started still running after it exited: sent SIGTERM`);
   signalGroup(pgid, 'SIGTERM');
-  if (await waitGone(pgid, grace.termMs)) return;
-  warn(`${described(groupRunning(pgid).members)} still running ${grace.termMs / 1000} s after SIGTERM: sent SIGKILL`);
+  if (await waitGone(pgid, stopMs)) return;
+  warn(`${described(groupRunning(pgid).members)} still running ${stopMs / 1000} s after SIGTERM: sent SIGKILL`);
   signalGroup(pgid, 'SIGKILL');
-  if (await waitGone(pgid, grace.killMs)) return;
+  if (await waitGone(pgid, KILL_MS)) return;
   warn(`${described(groupRunning(pgid).members)} survived SIGKILL (uninterruptible?): stopping the emulator anyway`);
 }

@@ -47,7 +47,8 @@ The --json ready line:
 The command gets SVC_BASE_URL, SVC_API_KEY (a test key with every scope), SVC_LIVE_API_KEY,
 SVC_CHECKOUT_URL and SVC_DATA_DIR in its environment; svc's own commands pick them up.
 It runs in a process group of its own: SIGINT, SIGTERM and SIGHUP reach every process in it
-(a second one sends SIGKILL), and the emulator stops once none of them runs (what still runs
-1 s after the command exited gets SIGTERM, then SIGKILL 5 s later).`,
+(a second one sends SIGKILL), and the emulator stops once none of them runs. What still runs
+after the command exited gets SIGTERM (after --stop-timeout if exec passed a signal on, else
+after 1 s), then SIGKILL --stop-timeout later.`,
   ).argument('<command...>', 'the command and its arguments, after --');
 }
