@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_STATUS } from './errors.js';
+import type { ErrorCode } from './errors.js';
 import { SCOPES } from './scopes.js';
 
 // Primitives shared by every resource schema, the CLI client and the OpenAPI document.
@@ -41,11 +41,9 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export { SCOPES };
 export const Scope = z.enum(SCOPES);
 
-export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]]);
-
-export const ErrorEnvelope = z
-  .object({ success: z.literal(false), error: z.object({ code: ErrorCodeSchema, message: z.string() }) })
-  .meta({ id: 'ErrorEnvelope' });
+/** The error envelope of an API whose routes answer with `codes` (each OpenAPI document lists its own). */
+export const errorEnvelope = (codes: ErrorCode[]) =>
+  z.object({ success: z.literal(false), error: z.object({ code: z.enum(codes), message: z.string() }) }).meta({ id: 'ErrorEnvelope' });
 
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
 

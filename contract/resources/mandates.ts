@@ -12,7 +12,7 @@ export const CreateMandate = z
     customer_ref: z.string().trim().min(1, 'must not be empty').max(255).meta({ ...NOT_BLANK, description: "The merchant's own customer id, echoed back (trimmed)" }),
     currency: WalletCurrency.meta({ description: 'Card rail: USD only. Wallet rail: USD or LRD' }),
     max_amount_cents: MinorUnits.meta({ description: 'Per-charge cap, minor units' }),
-    customer_email: z.email().max(254).optional().meta({ description: 'For card receipts' }),
+    customer_email: z.string().min(1).max(254).optional().meta({ description: 'For card receipts; stored and echoed as sent (no address format is checked: the spec sets none)' }),
     customer_phone: PhoneNumber.optional().meta({
       description: `Wallet rail only (emulator addition): the customer's wallet phone. A test mandate binds to that test user at once (422 when no user has it); a live one can be approved only from that phone. ${PHONE_DESCRIPTION}`,
     }),

@@ -22,7 +22,7 @@ export const ListPaymentsQuery = z
   .strictObject({
     status: PaymentStatus.optional(),
     before: IsoTimestamp.optional().meta({ description: 'Rows created strictly before this time (pass next_before here)' }),
-    limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, default 50, max 100' }),
+    limit: z.coerce.number().int().min(1).max(100).default(50).meta({ description: 'Page size, max 100' }),
   })
   .meta({ id: 'ListPaymentsQuery' });
 

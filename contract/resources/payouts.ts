@@ -26,19 +26,10 @@ export const Payout = z
   })
   .meta({ id: 'Payout' });
 
-export const PAYOUT_PAGE_DEFAULT = 20;
-const PAYOUT_PAGE_MAX = 100;
-
 export const ListPayoutsQuery = z
   .strictObject({
-    limit: z.coerce
-      .number<string | number>()
-      .int()
-      .min(1)
-      .max(PAYOUT_PAGE_MAX)
-      .optional()
-      .meta({ description: `Page size, default ${PAYOUT_PAGE_DEFAULT}, max ${PAYOUT_PAGE_MAX}` }),
-    offset: z.coerce.number<string | number>().int().min(0).optional().meta({ description: 'Rows to skip from the newest, default 0' }),
+    limit: z.coerce.number<string | number>().int().min(1).max(100).default(20).meta({ description: 'Page size, max 100' }),
+    offset: z.coerce.number<string | number>().int().min(0).default(0).meta({ description: 'Rows to skip from the newest' }),
   })
   .meta({ id: 'ListPayoutsQuery' });
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
-import { ErrorEnvelope } from '../../contract/common.js';
+import { errorEnvelope } from '../../contract/common.js';
 import { FIELD_VALUE_PATTERN, TRACE_ID_RULE } from '../../contract/header-safe.js';
 import { SchemaComponents, type JsonSchema } from './schemas.js';
 
@@ -175,7 +175,10 @@ function webhookOf(hook: WebhookSpec, components: SchemaComponents): JsonSchema 
 /** The document: every operation under its path, the shared schemas lifted into components. */
 export function buildDocument(operations: OperationSpec[], frame: DocumentFrame, webhooks: WebhookSpec[] = []): JsonSchema {
   const components = new SchemaComponents();
-  components.convert(ErrorEnvelope, 'output');
+  // The codes this API's operations answer with, in contract/errors.ts's order: the merchant API's
+  // list leaves out what only the control API and the pages send (PIN_INVALID, INVALID_STATE…).
+  const used = new Set(operations.flatMap((op) => op.errors));
+  components.convert(errorEnvelope((Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => used.has(code))), 'output');
   const paths: Record<string, Record<string, Operation>> = {};
   for (const op of operations) (paths[openApiPath(op.path)] ??= {})[op.method] = operationOf(op, frame, components);
   const hooks = Object.fromEntries(webhooks.map((hook) => [hook.name, webhookOf(hook, components)]));

@@ -46,8 +46,21 @@ export class SchemaComponents {
 }
 
 /**
+ * An `anyOf` branch that only constrains (`{ required: ['by'] }`, `{ minimum: 0, maximum: 99 }`)
+ * is `unknown` to client generators (openapi-typescript), and `unknown` swallows the union: each
+ * such branch gets its schema's type and the schemas of the properties it requires.
+ */
+function typedBranch(branch: JsonSchema, of: JsonSchema): JsonSchema {
+  if (branch.type !== undefined || branch.$ref !== undefined || of.type === undefined) return branch;
+  const properties = of.properties as Record<string, unknown> | undefined;
+  const required = (branch.required as string[] | undefined)?.filter((name) => properties?.[name] !== undefined) ?? [];
+  const own = { ...(branch.properties as JsonSchema), ...Object.fromEntries(required.map((name) => [name, properties![name]])) };
+  return { type: of.type, ...branch, ...(Object.keys(own).length > 0 && { properties: own }) };
+}
+
+/**
  * Rewrites `#/$defs/X` to component refs and `example` (deprecated in OpenAPI 3.1's
- * dialect) to `examples`, recursively; returns a new object.
+ * dialect) to `examples`, and types constraint-only `anyOf` branches, recursively; returns a new object.
  */
 function tidy(value: JsonSchema, names: Map<string, string>): JsonSchema {
   const walk = (v: unknown): unknown => {
@@ -59,6 +72,7 @@ function tidy(value: JsonSchema, names: Map<string, string>): JsonSchema {
       else if (k === 'example') out.examples = [child];
       else out[k] = walk(child);
     }
+    if (Array.isArray(out.anyOf)) out.anyOf = out.anyOf.map((branch: JsonSchema) => typedBranch(branch, out));
     return out;
   };
   return walk(value) as JsonSchema;

@@ -159,6 +159,10 @@ describe('every route the control router mounts is in it, from the contract', ()
       for (const code of route.errors ?? []) assert.ok(Object.values(op.responses).some((r: any) => r.content?.['application/json']?.examples?.[code]), `${label}: ${code}`);
       assert.ok(op.responses['401'].headers['Svc-Guard'] && op.responses['403'].headers['Svc-Guard'], `${label}: Svc-Guard on the door's refusals`);
     }
+    // The envelope names the codes of this API's routes: the PIN and state codes only it sends (the merchant document's leaves them out).
+    const listed: string[] = doc.components.schemas.ErrorEnvelope.properties.error.properties.code.enum;
+    assert.deepEqual([...listed].sort(), [...new Set(allControlRoutes().flatMap((r) => Object.values(doc.paths[openApiPath(CONTROL_PREFIX + r.path)][r.method].responses).flatMap((res: any) => Object.keys(res.content?.['application/json']?.examples ?? {}))))].sort());
+    for (const code of ['PIN_INVALID', 'PIN_LOCKED', 'INVALID_STATE']) assert.ok(listed.includes(code), code);
   });
 
   test("the door's refusals are the documented ones (401 UNAUTHORIZED, 403 FORBIDDEN, with Svc-Guard), on every route", async () => {

@@ -130,3 +130,34 @@ test('types generated from /openapi.yaml by openapi-typescript accept every resp
   assert.match(bad.output, /wrong\.ts\(2,.*"refunded"/);
   assert.match(bad.output, /wrong\.ts\(3,.*surprise/);
 });
+
+test('types generated from /_emulator/openapi.yaml type the request bodies (clock advance, payee caps, card approval): a wrong value is refused', async () => {
+  writeFileSync(join(dir, 'control.yaml'), await (await fetch(`${emu.baseUrl}/_emulator/openapi.yaml`)).text());
+  const gen = await run('openapi-typescript', ['control.yaml', '-o', 'control.d.ts']);
+  assert.equal(gen.status, 0, gen.output);
+  const body = (op: string) => `operations[${JSON.stringify(op)}]['requestBody']['content']['application/json']`;
+  const lines = (cases: Array<[string, unknown]>) => ["import type { operations } from './control';", ...cases.map(([op, value], i) => `export const b${i}: ${body(op)} = ${JSON.stringify(value)};`)].join('\n');
+  const tscArgs = (file: string) => ['--noEmit', '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', '--skipLibCheck', file];
+  // What the CLI sends: accepted.
+  const valid: Array<[string, unknown]> = [
+    ['advanceClock', { by: '2h' }],
+    ['advanceClock', { ms: 1000 }],
+    ['setPayeeCaps', { daily_cap: 50_000 }],
+    ['setPayeeCaps', { per_payout_cap: 100, daily_cap: 200, pin: '1234' }],
+    ['approveCardMandate', { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' }],
+  ];
+  writeFileSync(join(dir, 'control-valid.ts'), `${lines(valid)}\n`);
+  const ok = await run('tsc', tscArgs('control-valid.ts'));
+  assert.equal(ok.status, 0, ok.output);
+  // A body typed `unknown` would take these too: each line must be refused.
+  const wrong: Array<[string, unknown]> = [
+    ['advanceClock', { by: 90 }],
+    ['advanceClock', { ms: '1000' }],
+    ['setPayeeCaps', { daily_cap: 'lots' }],
+    ['approveCardMandate', { number: '4242424242424242', exp_month: 12, exp_year: '2030', cvc: '123' }],
+  ];
+  writeFileSync(join(dir, 'control-wrong.ts'), `${lines(wrong)}\n`);
+  const bad = await run('tsc', tscArgs('control-wrong.ts'));
+  assert.notEqual(bad.status, 0);
+  for (let i = 0; i < wrong.length; i++) assert.match(bad.output, new RegExp(`control-wrong\\.ts\\(${i + 2},`), `line ${i + 2} (${JSON.stringify(wrong[i])}) is refused\n${bad.output}`);
+});

@@ -167,6 +167,32 @@ describe('every route the emulator serves is in it', () => {
     }
   });
 
+  test("the envelope's code list names exactly the codes the operations answer with: no PIN or INVALID_STATE (no /v1 route takes a PIN), 423 only for OTP_LOCKED", () => {
+    const answered = new Map<string, Set<string>>();
+    for (const ops of Object.values(doc.paths) as any[]) {
+      for (const op of Object.values(ops) as any[]) {
+        for (const [status, res] of Object.entries(op.responses) as Array<[string, any]>) {
+          if (Number(status) >= 400) for (const code of Object.keys(res.content['application/json'].examples)) answered.set(code, (answered.get(code) ?? new Set()).add(status));
+        }
+      }
+    }
+    const listed: string[] = doc.components.schemas.ErrorEnvelope.properties.error.properties.code.enum;
+    assert.deepEqual([...listed].sort(), [...answered.keys()].sort());
+    for (const code of ['PIN_INVALID', 'PIN_LOCKED', 'INVALID_STATE']) assert.ok(!listed.includes(code), code);
+    assert.deepEqual([...answered].filter(([, statuses]) => statuses.has('423')).map(([code]) => code), ['OTP_LOCKED']);
+  });
+
+  test('list page parameters document the defaults the emulator applies (payments: the spec\'s 50)', async () => {
+    const param = (path: string, name: string) => doc.paths[path].get.parameters.find((p: any) => p.in === 'query' && p.name === name);
+    assert.deepEqual(param('/v1/api/payments', 'limit').schema, { type: 'integer', minimum: 1, maximum: 100, default: 50 });
+    // The payouts list answers the page it applied: with no query, its defaults.
+    const payouts = await emu.request('GET', '/v1/api/payouts');
+    assert.equal(payouts.status, 200, payouts.text);
+    assert.equal(param('/v1/api/payouts', 'limit').schema.default, payouts.json.data.limit);
+    assert.equal(param('/v1/api/payouts', 'offset').schema.default, payouts.json.data.offset);
+    assert.deepEqual([payouts.json.data.limit, payouts.json.data.offset], [20, 0]);
+  });
+
   test('required idempotency: the documented 422 code is the one the server answers', async () => {
     for (const route of allRoutes().filter((r) => r.idempotency?.required)) {
       const res = await emu.request('POST', route.path.replace(/:(\w+)/g, 'x'), { body: {} });

@@ -147,11 +147,10 @@ function firstAtOrAfter(rows: IndexView<PaymentRecord>, micros: number): number 
 /** Newest first. Rows are stored oldest first, so walk backwards from the cursor. */
 export function listPayments(ctx: MerchantContext, query: z.infer<typeof ListPaymentsQuery>) {
   const rows = scopeRows(ctx);
-  const limit = query.limit ?? 50;
   const end = query.before === undefined ? rows.length : firstAtOrAfter(rows, parseMicros(query.before)); // exclusive
   const page: Payment[] = [];
   let i = end - 1;
-  for (; i >= 0 && page.length < limit; i--) {
+  for (; i >= 0 && page.length < query.limit; i--) {
     if (!query.status || rows.at(i).status === query.status) page.push(toPublicPayment(rows.at(i)));
   }
   // The spec: next_before is the last row's created_at. Every non-empty page carries it (the

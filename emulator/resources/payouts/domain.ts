@@ -7,7 +7,7 @@ import type { Environment } from '../merchants/records.js';
 import { credit, debit } from '../wallets/domain.js';
 import { PAYEES, type PayeeRecord } from '../payees/domain.js';
 import { scopeKey } from '../payments/domain.js';
-import { PAYOUT_PAGE_DEFAULT, type CreatePayout, type ListPayoutsQuery, type Payout } from '../../../contract/resources/payouts.js';
+import { type CreatePayout, type ListPayoutsQuery, type Payout } from '../../../contract/resources/payouts.js';
 import type { z } from 'zod';
 import { findOwn } from '../merchants/own.js';
 import { providerOutage } from '../../faults/provider.js';
@@ -198,8 +198,7 @@ export function getOwnPayout(ctx: MerchantContext, id: string): PayoutRecord {
 /** Newest first; `total` counts every payout of the key's merchant and environment. */
 export function listPayouts(ctx: MerchantContext, query: z.infer<typeof ListPayoutsQuery>) {
   const rows = ctx.services.store.byIndex(PAYOUTS, 'by_scope', scopeKey(ctx.merchant.id, ctx.environment));
-  const limit = query.limit ?? PAYOUT_PAGE_DEFAULT;
-  const offset = query.offset ?? 0;
+  const { limit, offset } = query;
   const page: Payout[] = [];
   for (let i = rows.length - 1 - offset; i >= 0 && page.length < limit; i--) page.push(toPublicPayout(rows[i]));
   return { payouts: page, total: rows.length, limit, offset };
