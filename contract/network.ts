@@ -33,7 +33,7 @@ const IPV6 = /^\[[0-9a-f:.]+\]$/;
 const TOKEN = /^[A-Za-z0-9_-]{32,256}$/;
 /** A token guessable by hand (aaaa…, 0123…) is refused: it must use this many different characters. */
 const TOKEN_DISTINCT = 10;
-const CONTROL_TOKEN_RULE = `at least 32 (at most 256) characters of A-Z, a-z, 0-9, "_" and "-", with at least ${TOKEN_DISTINCT} different characters`;
+export const CONTROL_TOKEN_RULE = `at least 32 (at most 256) characters of A-Z, a-z, 0-9, "_" and "-", with at least ${TOKEN_DISTINCT} different characters`;
 
 /**
  * One --allow-host value, normalized (lowercase): `svc`, `app.internal`, `.example.test` (that

@@ -27,7 +27,7 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export function curlOf(e: CurlSource, baseUrl: string): string {
   const lost = lostToRedaction(e.request_body) || lostToRedaction(e.path);
-  const comments = [e.key_name === null ? '# No known API key was sent, so none is sent here.' : `# export SVC_API_KEY=…   (the key ${e.key_name.replace(/\s/g, ' ')}, ending ${e.key_last4 ?? '?'}: svc keys list)`];
+  const comments = [e.key_name === null ? '# No known API key was sent, so none is sent here.' : `# export SVC_API_KEY=…   (the key ${e.key_name.replace(/\s/g, ' ')}, ending ${e.key_last4 ?? '?'}: svc emulator keys)`];
   if (lost) comments.push('# Values were redacted in the log: fill them in.');
   // [ ] { } would be curl's URL globbing.
   const url = `${baseUrl.replace(/\/+$/, '')}${e.path}`.replace(/[[\]{}]/g, encodeURIComponent);

@@ -7,7 +7,7 @@ import type { Logger } from './services.js';
 // control token. So it is private to its owner: the folder 0700, every file 0600, whatever the
 // umask (each file is created with that mode: the store's through store-fs.ts, the rest by
 // name). A data dir left by an older svc (0644 files in a 0755 folder) is tightened at start,
-// with one line saying so.
+// with one line saying so; an empty one (a new volume) silently.
 //
 // A folder the user made and filled is theirs: its modes are left as they are (the emulator's
 // own files in it are still 0600); an empty one, or one that holds a store, is made private.
@@ -28,10 +28,13 @@ export function prepareDataDir(dir: string, log: Pick<Logger, 'warn'>): void {
   const created = !existsSync(dir);
   if (created) mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const ours = created || basename(dir) === '.svc';
-  // An empty folder is about to hold keys; one holding a store already does.
-  if (ours || readdirSync(dir).length === 0 || STORE_FILES.some((f) => existsSync(join(dir, f)))) {
+  const store = STORE_FILES.some((f) => existsSync(join(dir, f)));
+  // An empty folder is about to hold keys; one holding a store already does. Only a store that
+  // was readable is worth a line: an empty folder made with other modes (a new Docker volume) is
+  // simply made private.
+  if (ours || store || readdirSync(dir).length === 0) {
     const loosened = tighten(dir);
-    if (loosened > 0) log.warn(`${dir}: made ${loosened} file(s) and folder(s) private (files 0600, folders 0700); an older svc left them readable by other users, and they hold API keys and webhook secrets`);
+    if (loosened > 0 && store) log.warn(`${dir}: made ${loosened} file(s) and folder(s) private (files 0600, folders 0700); an older svc left them readable by other users, and they hold API keys and webhook secrets`);
   }
   if (!ours) return;
   try {

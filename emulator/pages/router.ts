@@ -17,6 +17,10 @@ function checkoutPages(services: Services): Router {
   // Opened by top-level navigation from anywhere, so Origin is checked only on form posts.
   router.use(localOnly(services, DOORS.pages)); // also mounted before body parsing (app.ts)
   router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
+  // {checkout_url} itself, which `svc emulator start` prints: what lives under it.
+  router.get('/', (_req: Request, res: Response) =>
+    sendPage(res, 200, messagePage({ title: 'Hosted checkout' }, 'Hosted checkout', 'Payers pay a payment link on its own page here: /checkout/<link code>, the URL `svc links create` prints. The approval pages of card and wallet mandates and of payroll runs are here too.')),
+  );
   mountCardMandate(router, services);
   mountWalletMandate(router, services);
   mountPayrollApproval(router, services);

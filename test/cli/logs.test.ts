@@ -50,7 +50,11 @@ test('logs get shows both bodies; --curl writes the base URL inline and puts $SV
   const curl = await cli.svc(['logs', 'get', id, '--curl']);
   assert.equal(curl.code, 0, curl.stderr);
   const [comment, command] = curl.stdout.split('\n');
-  assert.equal(comment, `# export SVC_API_KEY=…   (the key acme-test, ending ${KEYS.acmeTest.slice(-4)}: svc keys list)`);
+  assert.equal(comment, `# export SVC_API_KEY=…   (the key acme-test, ending ${KEYS.acmeTest.slice(-4)}: svc emulator keys)`);
+  // The command the comment names exists and lists that key.
+  const keys = await cli.svc(comment.split(': svc ')[1].slice(0, -1).split(' '));
+  assert.equal(keys.code, 0, keys.stderr);
+  assert.match(keys.stdout, /acme-test/);
   assert.equal(command, `curl -X POST '${cli.emu.baseUrl}/v1/api/payment-links' \\`);
   assert.match(curl.stdout, /-H "Authorization: Bearer \$SVC_API_KEY"/);
   assert.match(curl.stdout, /-H 'X-Idempotency-Key: bad-/);

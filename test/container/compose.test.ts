@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { packageFile } from '../../emulator/assets.js';
-import { parseAllowedHostList, parseControlToken } from '../../contract/network.js';
+import { CONTROL_TOKEN_RULE, parseAllowedHostList, parseControlToken } from '../../contract/network.js';
 import { START } from '../../src/cli/commands/emulator/flags.js';
 import type { FlagSpec } from '../../src/cli/flags.js';
 import { createNetnsPair, netnsUnavailable, type NetnsPair } from '../../bench/lib/netns.js';
@@ -89,6 +89,9 @@ test('docker-compose.yml: svc runs the image as built, configured by environment
   assert.equal(map(svc.environment).SVC_CONTROL_TOKEN, '${SVC_CONTROL_TOKEN}');
   assert.equal(map(tests.environment).SVC_CONTROL_TOKEN, '${SVC_CONTROL_TOKEN}');
   parseControlToken(dotEnv.SVC_CONTROL_TOKEN!);
+  // The comment above it states the rule the token is held to, word for word.
+  const comments = readFileSync(join(composeDir, '.env'), 'utf8').split('\n').filter((l) => l.startsWith('#')).map((l) => l.slice(1).trim()).join(' ');
+  assert.ok(comments.includes(CONTROL_TOKEN_RULE), `.env states the token rule (${CONTROL_TOKEN_RULE}): ${comments}`);
   assert.ok(!('SVC_CONTROL_TOKEN' in map(app.environment)), 'the app does not need the control token');
 
   // Start order: app after svc is healthy, tests after both.

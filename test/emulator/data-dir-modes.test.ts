@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, lstatSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -86,7 +86,7 @@ for (const umask of ['022', '000']) {
   });
 }
 
-test('a data dir an older svc left readable (0644 files, 0755 folders) is made private at start, with one line saying so', { timeout: 60_000 }, async (t) => {
+test('a data dir an older svc left readable (0644 files, 0755 folders) is made private at start, with one line saying so; a fresh empty volume silently', { timeout: 60_000 }, async (t) => {
   const root = tempDir('svc-modes-old-');
   const dataDir = join(root, '.svc');
   const procs = svcProcesses(t.signal);
@@ -114,6 +114,17 @@ test('a data dir an older svc left readable (0644 files, 0755 folders) is made p
     assert.doesNotMatch(third.stderr(), /private/);
     third.child.kill('SIGTERM');
     await third.done;
+
+    // A fresh volume: an empty folder made 0755 by someone else (Docker, from the image's /data).
+    // No older svc left anything there: made private, without that line.
+    const volume = join(root, 'volume');
+    mkdirSync(volume, { mode: 0o755 });
+    chmodSync(volume, 0o755);
+    const fresh = await procs.start(['--port', '0', '--data-dir', volume, '--quiet', '--clock', 'manual']);
+    assert.doesNotMatch(fresh.stderr(), /older svc|private/, fresh.stderr());
+    assert.equal(lstatSync(volume).mode & 0o777, 0o700);
+    fresh.child.kill('SIGTERM');
+    assert.equal(await fresh.done, 0);
   } finally {
     await procs.end();
     hook.close();

@@ -117,7 +117,12 @@ test('without --json it prints the API and checkout addresses and the seeded tes
     });
     const api = /API\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
     assert.ok(api, out);
-    assert.match(out, new RegExp(`Checkout\\s+${api.replace(/[.]/g, '\\.')}/checkout`));
+    const checkout = new RegExp(`Checkout\\s+(${api.replace(/[.]/g, '\\.')}/checkout)\n`).exec(out)?.[1];
+    assert.ok(checkout, out);
+    // The printed URL answers: a page saying what lives under it, not a 404.
+    const page = await fetch(checkout);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /Hosted checkout/);
     assert.match(out, /Test key\s+svc_test_acme0all0scopes0000000000001/);
     assert.match(out, /rate limit: 6000\/1m/);
     const res = await request(api, 'GET', '/v1/api/payments');
