@@ -9,7 +9,9 @@
 const version = () => require('../package.json').version;
 
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+if (require.main !== module) {
+  // Required, not run: the export (`svc-toolkit/bin/svc.js`) is there to find the file and spawn it.
+} else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${version()}\n`);
 } else {
   let cli;

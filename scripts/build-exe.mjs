@@ -110,8 +110,11 @@ if (process.platform === 'linux') {
   else console.log('build:exe: no `strip` (binutils) here: the executable keeps node\'s debug symbols (~13 MB more)');
 }
 if (process.platform === 'darwin') run('codesign', ['--remove-signature', exe]);
-// postject's ELF reader warns about node's note sections on stderr; only a thrown error matters.
-await inject(exe, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE, machoSegmentName: process.platform === 'darwin' ? 'NODE_SEA' : undefined });
+// postject's ELF reader (LIEF) says on console.warn, a dozen times, that it cannot name node's note
+// sections; harmless (only a thrown error matters), so those lines are dropped and any other shown.
+const warn = console.warn;
+console.warn = (...args) => /^warning: Can't find string offset for section name/.test(String(args[0])) || warn(...args);
+await inject(exe, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE, machoSegmentName: process.platform === 'darwin' ? 'NODE_SEA' : undefined }).finally(() => (console.warn = warn));
 if (process.platform === 'darwin') run('codesign', ['--sign', '-', exe]);
 
 // The file must answer like the package does before anyone gets it.

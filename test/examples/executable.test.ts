@@ -41,6 +41,7 @@ before(async () => {
   build.stdout!.on('data', (c) => (output += c));
   build.stderr!.on('data', (c) => (output += c));
   assert.equal(await closed(build), 0, output);
+  assert.doesNotMatch(output, /warning/i, 'the build prints no warnings (postject\'s about node\'s note sections are dropped)');
   const built = readdirSync(packageFile('dist/exe')).filter((f) => f.startsWith('svc-') && !f.endsWith('.txt'));
   assert.equal(built.length, 1, `dist/exe holds one executable: ${built}`);
   // Moved: a copy in a fresh, empty folder is what every test here runs.

@@ -160,6 +160,8 @@ test('the installed package: the bin, the emulator, every export from ESM and Co
        status: res.status,
        version: require('${pkg.name}/package.json').version,
        bin: require.resolve('${pkg.name}/bin/svc.js').endsWith('bin/svc.js'),
+       // Required, the bin runs nothing (no CLI output would follow this line, no exit code be set).
+       binRequired: JSON.stringify(require('${pkg.name}/bin/svc.js')),
        schema: require('${pkg.name}/fixtures.schema.json').title,
        testing: ${resolve}('${pkg.name}/testing').replace(/.*\\/dist\\//, 'dist/'),
      }));`;
@@ -178,7 +180,7 @@ test('the installed package: the bin, the emulator, every export from ESM and Co
      const { startEmulator } = require('${pkg.name}/testing');`, 'require.resolve')}
      })();`,
   );
-  const answers = { verified: true, webhooks: false, status: 404, version: pkg.version, bin: true, schema: 'svc emulator fixtures' };
+  const answers = { verified: true, webhooks: false, status: 404, version: pkg.version, bin: true, binRequired: '{}', schema: 'svc emulator fixtures' };
   assert.deepEqual(JSON.parse(run(process.execPath, ['probe.mjs'], app)), { ...answers, testing: 'dist/testing/index.js' });
   assert.deepEqual(JSON.parse(run(process.execPath, ['probe.cjs'], app)), { ...answers, testing: 'dist/cjs/testing.cjs' });
 
