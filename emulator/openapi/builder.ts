@@ -177,8 +177,8 @@ export function buildDocument(operations: OperationSpec[], frame: DocumentFrame,
   const components = new SchemaComponents();
   // The codes this API's operations answer with, in contract/errors.ts's order: the merchant API's
   // list leaves out what only the control API and the pages send (PIN_INVALID, INVALID_STATE…).
-  const used = new Set(operations.flatMap((op) => op.errors));
-  components.convert(errorEnvelope((Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => used.has(code))), 'output');
+  const used = new Set<string>(operations.flatMap((op) => op.errors));
+  components.convert(errorEnvelope(Object.keys(ERROR_STATUS).filter((code): code is ErrorCode => used.has(code))), 'output');
   const paths: Record<string, Record<string, Operation>> = {};
   for (const op of operations) (paths[openApiPath(op.path)] ??= {})[op.method] = operationOf(op, frame, components);
   const hooks = Object.fromEntries(webhooks.map((hook) => [hook.name, webhookOf(hook, components)]));

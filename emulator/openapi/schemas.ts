@@ -52,10 +52,9 @@ export class SchemaComponents {
  */
 function typedBranch(branch: JsonSchema, of: JsonSchema): JsonSchema {
   if (branch.type !== undefined || branch.$ref !== undefined || of.type === undefined) return branch;
-  const properties = of.properties as Record<string, unknown> | undefined;
-  const required = (branch.required as string[] | undefined)?.filter((name) => properties?.[name] !== undefined) ?? [];
-  const own = { ...(branch.properties as JsonSchema), ...Object.fromEntries(required.map((name) => [name, properties![name]])) };
-  return { type: of.type, ...branch, ...(Object.keys(own).length > 0 && { properties: own }) };
+  const required: unknown[] = Array.isArray(branch.required) ? branch.required : [];
+  const own = Object.entries(of.properties ?? {}).filter(([name]) => required.includes(name));
+  return { type: of.type, ...branch, ...(own.length > 0 && { properties: { ...Object.fromEntries(own), ...(branch.properties ?? {}) } }) };
 }
 
 /**
