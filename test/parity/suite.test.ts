@@ -3,9 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ROUTES } from '../../contract/routes.js';
 import { packageFile } from '../../emulator/assets.js';
-import { SUITE } from '../../src/parity/scenarios/index.js';
-import { routeOfStep } from '../../src/parity/runner.js';
-import { isDeliveries } from '../../src/parity/types.js';
+import { loadSuite } from '../../src/parity/format.js';
+import { routeOfStep } from '../../src/scenario/runner.js';
 import { Normalizer, timestampFormat } from '../../src/parity/normalize.js';
 import { compareRuns, compareStep, ignoreMatches } from '../../src/parity/compare.js';
 import { EMULATOR_KEYS, EMULATOR_VARS } from '../../src/parity/emulator-defaults.js';
@@ -16,14 +15,15 @@ import type { RecordedStep } from '../../src/parity/snapshot.js';
 
 test('the suite exercises every route of the contract, and names no path outside /v1', () => {
   const covered = new Set<string>();
-  for (const scenario of SUITE) {
+  for (const scenario of loadSuite()) {
     const names = new Set<string>();
     for (const step of scenario.steps) {
       assert.ok(!names.has(step.name), `${scenario.name}/${step.name} twice`);
       names.add(step.name);
-      if (isDeliveries(step)) continue;
-      assert.match(step.path, /^\/v1\//, `${scenario.name}/${step.name}`);
-      const route = routeOfStep(step.method, step.path);
+      if (!step.request) continue;
+      const [method, path] = step.request.split(' ');
+      assert.match(path, /^\/v1\//, `${scenario.name}/${step.name}`);
+      const route = routeOfStep(method, path);
       if (route) covered.add(route);
     }
   }

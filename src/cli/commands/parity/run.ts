@@ -6,9 +6,9 @@ import type { FlagsOf } from '../../flags.js';
 import type { PARITY, SuiteFlags } from './flags.js';
 import { Output } from '../../output.js';
 import { runSuite, type RunOptions } from '../../../parity/runner.js';
-import { SUITE } from '../../../parity/scenarios/index.js';
+import { loadSuite } from '../../../parity/format.js';
 import { EMULATOR_KEYS, EMULATOR_VARS } from '../../../parity/emulator-defaults.js';
-import { WebhookReceiver } from '../../../parity/receiver.js';
+import { WebhookReceiver } from '../../../scenario/receiver.js';
 import { readSnapshot, SnapshotFileError, writeSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type Snapshot, type RecordedScenario } from '../../../parity/snapshot.js';
 import { compareRuns } from '../../../parity/compare.js';
 import { checkLines, totals } from '../../../parity/report.js';
@@ -58,7 +58,8 @@ function prepare(flags: SuiteFlags, io: CliIO): Prepared {
     other: other === undefined ? undefined : testKey(other, flags.otherApiKey ? '--other-api-key' : 'the second merchant key of the emulator'),
     restricted: restricted === undefined ? undefined : testKey(restricted, flags.restrictedApiKey ? '--restricted-api-key' : 'the restricted key of the emulator'),
   };
-  const scenarios = flags.scenario ? flags.scenario.map((name) => SUITE.find((s) => s.name === name) ?? badScenario(name)) : SUITE;
+  const suite = loadSuite();
+  const scenarios = flags.scenario ? flags.scenario.map((name) => suite.find((s) => s.name === name) ?? badScenario(name)) : suite;
   let webhook: Prepared['webhook'];
   if (flags.webhookUrl !== undefined) {
     let url: URL;
@@ -86,7 +87,7 @@ function prepare(flags: SuiteFlags, io: CliIO): Prepared {
 }
 
 function badScenario(name: string): never {
-  throw new UsageError(`--scenario ${name}: no such scenario; the suite has ${SUITE.map((s) => s.name).join(', ')}.`);
+  throw new UsageError(`--scenario ${name}: no such scenario; the suite has ${loadSuite().map((s) => s.name).join(', ')}.`);
 }
 
 /** Runs the suite with the receiver up for as long as it takes, and always closes it. */
@@ -201,7 +202,7 @@ function ignoreEntries(flags: { ignore?: string[]; reason?: string }, at: string
   return flags.ignore.map((path) => {
     const m = /^([^/:]+)\/([^/:]+)(?::(.+))?$/.exec(path);
     if (!m) throw new UsageError(`--ignore "${path}": expected scenario/step or scenario/step:where, e.g. payouts/create:$.data.status.`);
-    const scenario = SUITE.find((s) => s.name === m[1]);
+    const scenario = loadSuite().find((s) => s.name === m[1]);
     if (m[1] !== '*' && !scenario) badScenario(m[1]);
     if (m[2] !== '*' && scenario && !scenario.steps.some((s) => s.name === m[2])) {
       throw new UsageError(`--ignore "${path}": scenario ${m[1]} has no step ${m[2]}; its steps are ${scenario.steps.map((s) => s.name).join(', ')}.`);

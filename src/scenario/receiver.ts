@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// The local end of --webhook-url: a plain HTTP server on loopback that keeps every POST it
-// gets (headers and raw bytes: the signature is checked over exactly what arrived) and answers
-// 200 at once, so the host never retries because of us. A tunnel or the emulator itself
-// delivers here; waiting is on arrivals (an event per delivery), never on a timer guess.
+// The runner's webhook receiver: a plain HTTP server on loopback that keeps every POST it gets
+// (headers and raw bytes: the signature is checked over exactly what arrived) and answers 200 at
+// once, so the host never retries because of us. The emulator, or a tunnel from a public URL
+// (--webhook-url), delivers here; waiting is on arrivals (an event per delivery), never on a
+// timer guess. A webhook step claims what it takes, so the next one waits for another event.
 
-interface Received {
+export interface Received {
   headers: Record<string, string>;
   body: Buffer;
   /** Arrival order, from 0. */
@@ -18,6 +19,7 @@ const MAX_BODY = 1024 * 1024;
 export class WebhookReceiver {
   private readonly received: Received[] = [];
   private readonly waiters = new Set<() => void>();
+  private readonly claimed = new Set<string>();
   private constructor(private readonly server: Server) {}
 
   static async listen(port: number, host = '127.0.0.1'): Promise<WebhookReceiver> {
@@ -59,32 +61,41 @@ export class WebhookReceiver {
   }
 
   /**
-   * The first delivery of each event type (Svc-Event) that arrived after `since`, once all have
-   * arrived or `timeoutMs` passed (then with the ones that did).
+   * For each event type, the first delivery (Svc-Event) since `since` that `accept` takes and no
+   * earlier call claimed (one event delivered twice counts once: Svc-Delivery), once all have
+   * arrived or `timeoutMs` passed (then with the ones that did). What it returns is claimed.
    */
-  async waitFor(events: string[], since: number, timeoutMs: number): Promise<Map<string, Received>> {
+  async take(events: string[], since: number, timeoutMs: number, accept: (r: Received) => boolean = () => true): Promise<Map<string, Received>> {
     const found = () => {
       const map = new Map<string, Received>();
       for (const r of this.received.slice(since)) {
         const type = r.headers['svc-event'];
-        if (type && events.includes(type) && !map.has(type)) map.set(type, r);
+        if (type && events.includes(type) && !map.has(type) && !this.claimed.has(r.headers['svc-delivery'] ?? `#${r.seq}`) && accept(r)) map.set(type, r);
       }
       return map;
     };
-    if (found().size === events.length) return found();
-    await new Promise<void>((ok) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        ok();
-      };
-      const check = () => {
-        if (found().size === events.length) done();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.waiters.add(check);
-    });
-    return found();
+    if (found().size < events.length) {
+      await new Promise<void>((ok) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.waiters.delete(check);
+          ok();
+        };
+        const check = () => {
+          if (found().size === events.length) done();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        this.waiters.add(check);
+      });
+    }
+    const got = found();
+    for (const r of got.values()) this.claimed.add(r.headers['svc-delivery'] ?? `#${r.seq}`);
+    return got;
+  }
+
+  /** What arrived since `since` of one event type and is not claimed: what a step that found no match is shown against. */
+  unclaimed(event: string, since: number): Received[] {
+    return this.received.slice(since).filter((r) => r.headers['svc-event'] === event && !this.claimed.has(r.headers['svc-delivery'] ?? `#${r.seq}`));
   }
 
   close(): Promise<void> {
