@@ -2,7 +2,7 @@ import type { Matcher } from './format.js';
 
 // Expectations: a subset of a value. An object matches when each field it names matches, an
 // array when its listed items match the actual's first items in order, a matcher object
-// ({$exists}, {$matches}, {$gte}, {$lte}, {$length}) when each of its tests holds, anything
+// ({$exists}, {$matches}, {$gte}, {$lte}, {$length}, {$contains}) when each of its tests holds, anything
 // else when it is equal (same JSON type). The first difference is what a failure shows.
 
 export interface Difference {
@@ -32,6 +32,7 @@ function failedTest(m: Matcher, actual: unknown): string | undefined {
   if (m.$lte !== undefined && !(typeof actual === 'number' && actual <= m.$lte)) return `a number <= ${m.$lte}`;
   const length = Array.isArray(actual) || typeof actual === 'string' ? actual.length : undefined;
   if (m.$length !== undefined && length !== m.$length) return `length ${m.$length}`;
+  if (m.$contains !== undefined && !(Array.isArray(actual) && actual.some((item) => firstDifference(m.$contains, item) === undefined))) return `an array with an item matching ${shown(m.$contains)}`;
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EventType } from '../../contract/common.js';
+import { EVENT_TYPES } from '../../contract/common.js';
 import { FaultSpec } from '../../contract/faults.js';
 import { parseDuration } from '../../contract/formats.js';
 
@@ -9,6 +9,8 @@ import { parseDuration } from '../../contract/formats.js';
 // hold references (refs.ts). What zod's shapes cannot say (one action a step, the keys that go
 // with it, the matchers inside `body`) is checked in superRefine, so each problem has a path
 // that load.ts turns into a line and a column.
+
+const EventType = z.enum(EVENT_TYPES, { error: (i) => `unknown event type ${JSON.stringify(i.input)}: expected one of ${EVENT_TYPES.join(', ')}` });
 
 const Duration = z.string().refine((s) => {
   try {
@@ -20,8 +22,8 @@ const Duration = z.string().refine((s) => {
 
 export const StepName = z.string().regex(/^[A-Za-z0-9_-]+$/, 'a step name is letters, digits, - and _');
 
-const MATCHERS = ['$exists', '$matches', '$gte', '$lte', '$length'] as const;
-const Matcher = z.strictObject({ $exists: z.boolean(), $matches: z.string(), $gte: z.number(), $lte: z.number(), $length: z.int().min(0) }).partial();
+const MATCHERS = ['$exists', '$matches', '$gte', '$lte', '$length', '$contains'] as const;
+const Matcher = z.strictObject({ $exists: z.boolean(), $matches: z.string(), $gte: z.number(), $lte: z.number(), $length: z.int().min(0), $contains: z.unknown() }).partial();
 export type Matcher = z.infer<typeof Matcher>;
 
 /** A JSON value whose objects with `$` keys are matchers: each checked here, with its path. */
@@ -35,6 +37,7 @@ const Expected = z.unknown().superRefine(function check(value, ctx, path: Proper
     const message = issue.code === 'unrecognized_keys' ? `unknown matcher ${issue.keys.join(', ')} (matchers: ${MATCHERS.join(', ')})` : issue.message;
     ctx.addIssue({ code: 'custom', path: [...path, ...issue.path], message });
   }
+  if (parsed.success && parsed.data.$contains !== undefined) check(parsed.data.$contains, ctx, [...path, '$contains']);
   if (parsed.success && typeof parsed.data.$matches === 'string') {
     try {
       new RegExp(parsed.data.$matches);
@@ -47,7 +50,7 @@ const Expected = z.unknown().superRefine(function check(value, ctx, path: Proper
 const Expect = z.strictObject({
   status: z.int().min(100).max(599).optional().meta({ description: 'The HTTP status (request steps)' }),
   code: z.string().optional().meta({ description: 'The error code, error.code of the answer (request steps)' }),
-  body: Expected.optional().meta({ description: 'A subset of the answer (or the event): objects match field by field, arrays item by item in order; {$exists}, {$matches}, {$gte}, {$lte}, {$length} match a value' }),
+  body: Expected.optional().meta({ description: 'A subset of the answer (or the event): objects match field by field, arrays item by item in order; {$exists}, {$matches}, {$gte}, {$lte}, {$length} match a value, {$contains: <subset>} an array with an item that matches' }),
   headers: z.record(z.string(), Expected).optional().meta({ description: 'Headers by name (any case): a value or a matcher' }),
 });
 
@@ -114,5 +117,7 @@ export type Step = z.infer<typeof Step>;
 export type Scenario = z.infer<typeof ScenarioFile>;
 
 /** scenarios/scenario.schema.json's text. */
-export const scenarioJsonSchemaText = (): string =>
-  `${JSON.stringify({ title: 'svc scenario file', ...z.toJSONSchema(ScenarioFile, { io: 'input', unrepresentable: 'any' }) }, null, 2)}\n`;
+export function scenarioJsonSchemaText(): string {
+  const schema = z.toJSONSchema(ScenarioFile, { io: 'input', unrepresentable: 'any' });
+  return `${JSON.stringify({ $schema: schema.$schema, title: 'svc scenario file', ...schema }, null, 2)}\n`;
+}

@@ -41,7 +41,7 @@ export interface Loaded<S extends Scenario = Scenario> {
 /** `--set link.amount=500`: the value as JSON when it is JSON (500, true, {"a":1}), else as text. */
 export function parseSet(text: string): SetValue {
   const m = /^([A-Za-z0-9_-]+)\.([^=]+)=(.*)$/s.exec(text);
-  if (!m) throw new Error(`expected <step>.<path>=<value>, e.g. link.amount=500, got "${text}".`);
+  if (!m) throw new ScenarioError(`--set ${text}: expected <step>.<path>=<value>, e.g. link.amount=500`);
   let value: unknown = m[3];
   try {
     value = JSON.parse(m[3]);
@@ -51,11 +51,11 @@ export function parseSet(text: string): SetValue {
   return { step: m[1], path: m[2], value, text };
 }
 
-type Where = (path: PropertyKey[], key?: string) => string;
+type Where = (path: PropertyKey[], key?: string, text?: string) => string;
 
-/** `file:line:col` of the node at `path` (of its key `key`), or of the nearest node above it that exists. */
+/** `file:line:col` of the node at `path` (of its key `key`, of `text` in its one-line string), or of the nearest node above it that exists. */
 function locator(file: string, doc: Document | undefined, lines: LineCounter): Where {
-  return (path, key) => {
+  return (path, key, text) => {
     if (!doc) return file;
     for (let n = path.length; n >= 0; n--) {
       const node = doc.getIn(path.slice(0, n), true);
@@ -63,6 +63,9 @@ function locator(file: string, doc: Document | undefined, lines: LineCounter): W
       let offset = node.range[0];
       const pair = key !== undefined && n === path.length && isMap(node) ? node.items.find((p) => isScalar(p.key) && p.key.value === key) : undefined;
       if (pair && isScalar(pair.key) && pair.key.range) offset = pair.key.range[0];
+      const scalar = text !== undefined && n === path.length && isScalar(node) && typeof node.value === 'string' && !node.value.includes('\n') ? node : undefined;
+      const at = scalar ? String(scalar.value).indexOf(text!) : -1;
+      if (at >= 0) offset += at + (scalar?.type === 'PLAIN' ? 0 : 1);
       const { line, col } = lines.linePos(offset);
       return `${file}:${line}:${col}`;
     }
@@ -73,7 +76,7 @@ function locator(file: string, doc: Document | undefined, lines: LineCounter): W
 /** Reads and checks a scenario from its text (or, from the testing API, a value); throws ScenarioError. */
 export function loadScenario<S extends Scenario = Scenario>(file: string, source: string | object, options: LoadOptions = {}): Loaded<S> {
   const lines = new LineCounter();
-  const doc = typeof source === 'string' ? parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }) : undefined;
+  const doc = typeof source === 'string' ? parseDocument(source, { lineCounter: lines, uniqueKeys: true }) : undefined;
   const problems: string[] = [];
   for (const err of doc?.errors ?? []) {
     const at = err.linePos?.[0];
@@ -84,7 +87,10 @@ export function loadScenario<S extends Scenario = Scenario>(file: string, source
   const value = doc ? doc.toJS({ maxAliasCount: 1000 }) : source;
   const parsed = (options.format ?? ScenarioFile).safeParse(value);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues.slice(0, 10)) {
+    for (const found of parsed.error.issues.slice(0, 10)) {
+      // Of a union's failures, the one that says more than "not this type" (an event type not in the list).
+      const inner = found.code === 'invalid_union' ? found.errors.flat().find((i) => i.code !== 'invalid_type') : undefined;
+      const issue = inner ? { ...inner, path: [...found.path, ...inner.path] } : found;
       const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
       if (issue.code === 'unrecognized_keys') for (const key of issue.keys) problems.push(`${where(path, key)}: unknown key ${key}${path.length ? ` in ${path.join('.')}` : ''}`);
       else problems.push(`${where(path)}: ${path.length ? `${path.join('.')}: ` : ''}${issue.message}`);
@@ -99,7 +105,7 @@ export function loadScenario<S extends Scenario = Scenario>(file: string, source
     if (step.otp !== undefined && !earlier.includes(step.otp)) problems.push(`${where(['steps', i, 'otp'])}: otp names step ${step.otp}, ${names.includes(step.otp) ? 'which comes later' : 'and there is no such step'}`);
     const { name: _name, ...rest } = step;
     for (const { ref, text, path } of refsIn(rest, ['steps', i])) {
-      const at = where(path);
+      const at = where(path, undefined, text);
       if (ref.kind === 'bad') problems.push(`${at}: ${ref.why}`);
       else if (ref.kind === 'step' && !(ref.step === 'this' && path[2] === 'rules') && !earlier.includes(ref.step)) problems.push(`${at}: ${text} refers to step ${ref.step}, ${names.includes(ref.step) ? 'which comes later (a step can refer only to the steps before it)' : 'and there is no such step'}`);
       else if (ref.kind === 'env' && env[ref.name] === undefined && options.missingEnv !== 'allow') problems.push(`${at}: ${text} has no value: give --env ${ref.name}=… or a default under env`);

@@ -188,7 +188,7 @@ async function play(step: Step, options: RunOptions, ctx: RefContext, p: Played)
     result = { ...base, outcome: 'pass' };
   }
   ctx.outcomes.set(step.name, outcome);
-  const difference = step.expect && check(step, resolve(step.expect, ctx) as NonNullable<Step['expect']>, outcome);
+  const difference = check(resolve(step.expect ?? {}, ctx) as NonNullable<Step['expect']>, outcome);
   if (difference) return { ...result, outcome: 'fail', reason: `${difference.where}: expected ${difference.expected}, received ${difference.received}`, failure: difference };
   return result;
 }
@@ -202,10 +202,12 @@ function parse(body: Buffer): unknown {
 }
 
 /** The first expectation that does not hold. Without status or code, a request step expects a 2xx answer. */
-function check(step: Step, expect: NonNullable<Step['expect']>, outcome: Outcome): Difference | undefined {
+function check(expect: NonNullable<Step['expect']>, outcome: Outcome): Difference | undefined {
   if (outcome.status !== undefined) {
     const code = (outcome.body as { error?: { code?: unknown } } | undefined)?.error?.code;
-    if (expect.status !== undefined && expect.status !== outcome.status) return { where: 'status', expected: String(expect.status), received: `${outcome.status}${code ? ` (${String(code)})` : ''}` };
+    const received = `${outcome.status}${code ? ` (${String(code)})` : ''}`;
+    if (expect.status === undefined && expect.code === undefined && (outcome.status < 200 || outcome.status > 299)) return { where: 'status', expected: '2xx', received };
+    if (expect.status !== undefined && expect.status !== outcome.status) return { where: 'status', expected: String(expect.status), received };
     if (expect.code !== undefined && expect.code !== code) return { where: 'code', expected: JSON.stringify(expect.code), received: shown(code) };
   }
   for (const [name, value] of Object.entries(expect.headers ?? {})) {

@@ -22,13 +22,7 @@ type Inputs = { env?: Record<string, string>; set?: string[] };
 function loadAll(args: string[], flags: Inputs, io: CliIO): Loaded[] {
   try {
     const sources = args.flatMap((a) => sourcesOf(a, io.cwd));
-    const sets = (flags.set ?? []).map((text) => {
-      try {
-        return parseSet(text);
-      } catch (err) {
-        throw new ScenarioError(`--set: ${messageOf(err)}`);
-      }
-    });
+    const sets = (flags.set ?? []).map(parseSet);
     const problems: string[] = [];
     const loaded: Loaded[] = [];
     for (const { file, text } of sources) {

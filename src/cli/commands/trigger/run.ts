@@ -1,103 +1,98 @@
 import { checkFlags } from '../../flag-check.js';
 import { CreatePaymentLink } from '../../../../contract/resources/payment-links.js';
 import { CreatePayrollRun } from '../../../../contract/resources/payroll.js';
+import { shippedText } from '../../../../contract/assets.js';
 import { apiContext } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { SilentExit, UsageError, EXIT } from '../../errors.js';
 import type { FlagsOf } from '../../flags.js';
 import { parseJsonObject } from '../../values.js';
-import { askSecret, askUntilAccepted, requirePrompt } from '../../prompt.js';
-import { WRONG_PIN } from '../payroll/approve.js';
+import { askSecret, requirePrompt } from '../../prompt.js';
 import { ControlApi } from '../../../client/control.js';
+import { loadScenario, parseSet, ScenarioError } from '../../../scenario/load.js';
+import { runScenarios } from '../../../scenario/run.js';
+import { stepLines } from '../../../scenario/report.js';
+import type { EnvValue } from '../../../scenario/refs.js';
+import type { Answer } from '../../../scenario/runner.js';
 import { paymentLines } from '../payments/show.js';
 import { runLines } from '../payroll/show.js';
-import { DASHBOARD_TRIGGERS, PAYROLL_TRIGGERS, TRIGGERS, type TRIGGER } from './flags.js';
+import { PAYMENT_TRIGGERS, PAYROLL_TRIGGERS, TRIGGERS, type TRIGGER } from './flags.js';
 import type { CliIO } from '../../io.js';
 
-// Like a fixture script: ordinary calls (create a link and simulate a payment on it; create a
-// payroll run and approve it as the owner would), so the event is the real one — the same
-// fan-out, the same webhook deliveries, the same stream.
+// `svc trigger <event>` runs the shipped scenario scenarios/triggers/<event>.yaml: ordinary calls
+// (a link and a simulated payment on it; a payroll run approved as the owner would), so the event
+// is the real one — the same fan-out, the same webhook deliveries, the same stream. The flags
+// are its variables (--amount, --currency, --method, --pin) and --set its body fields.
 
 type Flags = FlagsOf<typeof TRIGGER>;
+type Event = (typeof TRIGGERS)[number];
 
-/** A phone no service user has: its payroll line ends `needs_attention`. */
-const NOBODY = '+231779999990';
+const isOf = <T extends readonly string[]>(list: T, value: string): value is T[number] => list.includes(value);
 
 export async function run([event]: string[], flags: Flags, io: CliIO): Promise<void> {
-  if (!TRIGGERS.includes(event as never)) throw new UsageError(`unknown event "${event}": expected one of ${TRIGGERS.join(', ')}.`);
+  if (!isOf(TRIGGERS, event)) throw new UsageError(`unknown event "${event}": expected one of ${TRIGGERS.join(', ')}.`);
   const ctx = apiContext(flags, io);
   if (ctx.target.environment === 'live') throw new UsageError('trigger works with test keys only: it would create real objects with a live key.');
   // A payroll run moves money in the wallet currencies only; a payment link takes any ISO code.
-  checkFlags(flags, { currency: PAYROLL_TRIGGERS.includes(event as never) ? CreatePayrollRun.shape.currency : CreatePaymentLink.shape.currency });
-  if (PAYROLL_TRIGGERS.includes(event as never)) return triggerPayroll(ctx, event as (typeof PAYROLL_TRIGGERS)[number], flags);
-  if (DASHBOARD_TRIGGERS.includes(event as never)) return triggerDashboardEvent(ctx, event as (typeof DASHBOARD_TRIGGERS)[number], flags);
-  const outcome = event === 'payment.failed' ? 'failed' : 'completed';
-  const metadata = flags.metadata === undefined ? { source: 'svc trigger' } : parseJsonObject('--metadata', flags.metadata);
-  const { data: link } = await ctx.api.createLink({
-    title: `svc trigger ${event}`,
-    amount: flags.amount,
-    currency: flags.currency,
-    accepted_methods: [flags.method],
-    metadata,
-  });
-  const { data } = ctx.traced(await ctx.api.simulateLink(link.id, { outcome, method: flags.method }, { idempotencyKey: flags.idempotencyKey }));
-  ctx.out.result(data, `Triggered ${event}`, () => paymentLines(ctx.out, data));
-}
-
-interface TriggeredEvent {
-  id: string;
-  type: string;
-  environment: string;
-  created_at: string;
-  body: string;
-  deliveries: string[];
-}
-
-/** The event is emitted by the emulator for the merchant of the key in use (POST /_emulator/events/trigger). */
-async function triggerDashboardEvent(ctx: ReturnType<typeof apiContext>, event: (typeof DASHBOARD_TRIGGERS)[number], flags: Flags): Promise<void> {
-  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, controlToken: ctx.target.controlToken, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId, sleep: ctx.io.sleep });
-  const { data: keys } = await control.keys();
-  const key = keys.keys.find((k) => k.key === ctx.target.apiKey);
-  if (!key) throw new UsageError(`${event} can be triggered on the emulator only: the API key in use is not one of its keys.`);
-  const { data } = ctx.traced(await control.post<TriggeredEvent>('/events/trigger', { type: event, merchant_id: key.merchant_id, environment: key.environment }));
-  ctx.out.result(data, `Triggered ${event}`, () =>
-    ctx.out.kv([['event', data.id], ['environment', data.environment], ['created', data.created_at], ['deliveries', data.deliveries.join(', ') || '-'], ['data', JSON.stringify(JSON.parse(data.body).data)]]),
-  );
-}
-
-async function triggerPayroll(ctx: ReturnType<typeof apiContext>, event: (typeof PAYROLL_TRIGGERS)[number], flags: Flags): Promise<void> {
-  const io = ctx.io;
-  if (flags.pin === undefined) requirePrompt(io, flags, '--pin', "the owner's PIN to approve the payroll run");
-  const control = new ControlApi({ baseUrl: ctx.target.baseUrl, controlToken: ctx.target.controlToken, timeoutMs: flags.timeout, traceId: ctx.api.http.traceId, sleep: io.sleep });
-  // Nothing is created before the host is known to be an emulator and the PIN is in hand.
-  await control.identify();
-  const askPin = () => askSecret(io, flags, '--pin', `What is the owner's PIN to approve the ${event.replace('payroll_run.', '')} payroll run?`);
-  const firstPin = flags.pin ?? (await askPin());
-  const { data: users } = await control.get<{ users: { phone: string }[] }>('/users');
-  const someone = users.users[0]?.phone;
-  if (!someone && event !== 'payroll_run.failed') throw new UsageError('the emulator has no service users to pay.');
-  const lines =
-    event === 'payroll_run.completed'
-      ? [{ external_ref: 'trigger-1', payee_phone: someone!, amount_cents: flags.amount }]
-      : event === 'payroll_run.partial'
-        ? [
-            { external_ref: 'trigger-1', payee_phone: someone!, amount_cents: flags.amount },
-            { external_ref: 'trigger-2', payee_phone: NOBODY, amount_cents: flags.amount },
-          ]
-        : [{ external_ref: 'trigger-1', payee_phone: NOBODY, amount_cents: flags.amount }];
-  const currency = flags.currency as 'USD' | 'LRD';
-  const { data: created } = await ctx.api.createPayrollRun({ currency, note: `svc trigger ${event}`, payments: lines }, { idempotencyKey: flags.idempotencyKey });
-  let pin: string | undefined = firstPin;
-  await askUntilAccepted(
-    io,
-    flags,
-    flags.pin,
-    async () => pin ?? askPin(),
-    (value) => {
-      pin = undefined; // a wrong first PIN is asked again, not tried twice
-      return control.approvePayrollRun(created.run.id, value);
+  checkFlags(flags, { currency: isOf(PAYROLL_TRIGGERS, event) ? CreatePayrollRun.shape.currency : CreatePaymentLink.shape.currency });
+  if (isOf(PAYROLL_TRIGGERS, event) && flags.pin === undefined) requirePrompt(io, flags, '--pin', "the owner's PIN to approve the payroll run");
+  const env: Record<string, EnvValue> = { AMOUNT: flags.amount, CURRENCY: flags.currency, METHOD: flags.method };
+  let emulator: ControlApi | undefined;
+  if (!isOf(PAYMENT_TRIGGERS, event)) {
+    // Nothing is created before the host is known to be an emulator and the PIN is in hand.
+    emulator = new ControlApi({ baseUrl: ctx.target.baseUrl, controlToken: ctx.target.controlToken, timeoutMs: flags.timeout, sleep: io.sleep });
+    await emulator.identify();
+    if (isOf(PAYROLL_TRIGGERS, event)) env.PIN = flags.pin ?? (await askSecret(io, flags, '--pin', `What is the owner's PIN to approve the ${event.replace('payroll_run.', '')} payroll run?`));
+    else {
+      const key = (await emulator.keys()).data.keys.find((k) => k.key === ctx.target.apiKey);
+      if (!key) throw new UsageError(`${event} can be triggered on the emulator only: the API key in use is not one of its keys.`);
+      Object.assign(env, { MERCHANT_ID: key.merchant_id, ENVIRONMENT: key.environment });
+    }
+  }
+  const file = `scenarios/triggers/${event}.yaml` as const;
+  let loaded;
+  try {
+    const scenario = loadScenario(file, shippedText(file), { missingEnv: 'allow' }).scenario;
+    // --set amount=500 is the first request body's field; --set pay.method=momo names its step.
+    const first = scenario.steps.find((s) => s.body !== undefined)!.name;
+    const names = scenario.steps.map((s) => s.name);
+    const sets = (flags.set ?? []).map((text) => parseSet(names.includes(text.split('.')[0]) ? text : `${first}.${text}`));
+    if (flags.metadata !== undefined && isOf(PAYMENT_TRIGGERS, event)) sets.push({ step: 'link', path: 'metadata', value: parseJsonObject('--metadata', flags.metadata), text: '--metadata' });
+    loaded = loadScenario(file, shippedText(file), { env, set: sets });
+  } catch (err) {
+    if (err instanceof ScenarioError) throw new UsageError(`${err.message}\nNothing was sent.`);
+    throw err;
+  }
+  let last: Answer | undefined;
+  const failed: string[] = [];
+  const report = await runScenarios(
+    {
+      loaded: [loaded],
+      baseUrl: ctx.target.baseUrl,
+      apiKey: ctx.target.apiKey,
+      controlToken: ctx.target.controlToken,
+      live: false,
+      timeoutMs: flags.timeout,
+      emulator,
+      requireEmulator: true,
+      sleep: io.sleep,
+      onStep: (_s, step, result) => {
+        if (result.answer && step.outcome === 'pass') last = result.answer;
+        if (step.outcome !== 'pass') failed.push(...stepLines(step, 0));
+      },
     },
-    WRONG_PIN,
+    'test',
   );
-  const { data } = ctx.traced(await ctx.api.getPayrollRun(created.run.id));
-  ctx.out.result(data, `Triggered ${event} (run ${data.run.status})`, () => runLines(ctx.out, data));
+  if (!report.ok || !last) {
+    ctx.out.status(`${event} was not triggered: a step of ${file} failed\n${failed.join('\n')}`);
+    throw new SilentExit(EXIT.api);
+  }
+  const data = (last.json as { data: never }).data;
+  ctx.out.result(data, `Triggered ${event}`, () => render(ctx, event, data));
+}
+
+function render(ctx: ReturnType<typeof apiContext>, event: Event, data: never): string[] {
+  if (isOf(PAYMENT_TRIGGERS, event)) return paymentLines(ctx.out, data);
+  if (isOf(PAYROLL_TRIGGERS, event)) return runLines(ctx.out, data);
+  const e: { id: string; environment: string; created_at: string; deliveries: string[]; body: string } = data;
+  return ctx.out.kv([['event', e.id], ['environment', e.environment], ['created', e.created_at], ['deliveries', e.deliveries.join(', ') || '-'], ['data', JSON.stringify(JSON.parse(e.body).data)]]);
 }
