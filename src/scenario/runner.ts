@@ -304,10 +304,10 @@ async function webhookStep(step: Step, options: RunOptions, ctx: RefContext, p: 
   // Parity records what arrived, each delivery or its absence; a scenario fails on the first missing one.
   if (missing && !options.recordOnly) {
     const seconds = `${within / 1000}s`;
-    const near = receiver.unclaimed(missing, p.mark)[0];
+    const near = receiver.arrived(missing, p.mark)[0];
     if (!near) throw new StepFailure(`no ${missing} event arrived within ${seconds}`);
     const d = firstDifference(match, dataOf(near), '$.data');
-    throw new StepFailure(`no ${missing} event matching arrived within ${seconds}; ${d ? `the first one differs at ${d.where}: expected ${d.expected}, received ${d.received}` : ''}`, d);
+    throw new StepFailure(`no ${missing} event matching arrived within ${seconds}${d ? `; the first one since the scenario began differs at ${d.where}: expected ${d.expected}, received ${d.received}` : ' (the ones that arrived were taken by earlier steps)'}`, d);
   }
   const out = new Map<string, Received & { signatureValid: boolean }>();
   for (const [type, r] of got) {

@@ -4,6 +4,7 @@ import { ControlApi } from '../client/control.js';
 import type { FaultInput } from '../../contract/faults.js';
 import type { CheckedRequest, CheckResult, ReceiverReport } from '../../contract/webhook-check.js';
 import { checkWebhookReceiver, type CheckOptions } from '../webhooks/check/index.js';
+import type { Report } from '../scenario/report.js';
 
 // The testing API: a test owns its emulator, in its own process, the way Miniflare or
 // testcontainers let a test own its dependency. Nothing is spawned and (by default) nothing is
@@ -14,7 +15,16 @@ import { checkWebhookReceiver, type CheckOptions } from '../webhooks/check/index
 //   await emu.reset();                             // back to the fixtures: same port, same keys
 //   await emu.close();
 
-export type { DeliveryRecord, EventRecord, WorldSnapshot, FaultInput, Fault, FaultLogEntry, RequestLogEntry, RequestLogFilter, ReceiverReport, CheckResult, CheckedRequest };
+export type { DeliveryRecord, EventRecord, WorldSnapshot, FaultInput, Fault, FaultLogEntry, RequestLogEntry, RequestLogFilter, ReceiverReport, CheckResult, CheckedRequest, Report as ScenarioReport };
+
+export interface ScenarioOptions {
+  /** Values of the file's ${.env:NAME} variables (override its env defaults). */
+  env?: Record<string, string | number | boolean>;
+  /** One field of one step's body each: { 'link.amount': 500 } (as `--set link.amount=500`). */
+  set?: Record<string, unknown>;
+  /** The fixture name of the key the steps send (default acme-test). */
+  key?: string;
+}
 export type EmulatorKey = ReadyInfo['keys'][number];
 
 export interface StartOptions {
@@ -103,6 +113,13 @@ export interface TestEmulator {
    * or an option is wrong. Plain http:// to this emulator's `allowedHosts` is not warned about.
    */
   checkWebhookReceiver(url: string, options: Omit<CheckOptions, 'allowedHosts'>): Promise<ReceiverReport>;
+  /**
+   * Runs a scenario (docs/scenarios.md) against this emulator, as `svc scenario run --json`
+   * does: a file path, a shipped scenario's name ('link-paid') or the file's content as an
+   * object. Resolves with the same report (`report.ok`: every expectation held); rejects with
+   * `file:line:column: …` for a file that cannot run (nothing is sent).
+   */
+  runScenario(fileOrObject: string | object, options?: ScenarioOptions): Promise<Report>;
   /** Every record back to the fixtures (the clock keeps its time); webhook retries and provider answers of the old world are gone with its records. */
   reset(): Promise<void>;
   /** The whole world as a value (deep copy). */
@@ -187,6 +204,21 @@ function handle(running: RunningEmulator): TestEmulator {
     waitForDelivery: (predicate, opts) => waitFor<DeliveryRecord>(services.store, DELIVERIES, predicate, opts),
     idle: () => running.deliveriesIdle(),
     checkWebhookReceiver: (url, options) => checkWebhookReceiver(url, { ...options, allowedHosts: services.config.allowedHosts }),
+    async runScenario(source, options = {}) {
+      // Loaded on first use: the YAML reader and the engine stay out of every test's import.
+      const { loadScenario, ScenarioError } = await import('../scenario/load.js');
+      const { runScenarios, sourcesOf } = await import('../scenario/run.js');
+      const set = Object.entries(options.set ?? {}).map(([at, value]) => ({ step: at.split('.')[0], path: at.slice(at.indexOf('.') + 1), value, text: `${at}=${JSON.stringify(value)}` }));
+      try {
+        const [file] = typeof source === 'string' ? sourcesOf(source, process.cwd()) : [{ file: 'scenario', text: source }];
+        const loaded = loadScenario(file.file, file.text, { env: options.env, set });
+        const apiKey = this.key(options.key ?? 'acme-test');
+        const live = apiKey.startsWith('svc_live_');
+        return await runScenarios({ loaded: [loaded], baseUrl: running.localUrl, apiKey, controlToken: running.controlToken ?? undefined, live, timeoutMs: 30_000, emulator: control }, live ? 'live' : 'test');
+      } catch (err) {
+        throw err instanceof ScenarioError ? new Error(err.message) : err;
+      }
+    },
     reset: () => running.reset(),
     snapshot: () => running.snapshot(),
     // A plain Error for the test's own assertions (the emulator's ApiError carries HTTP fields).

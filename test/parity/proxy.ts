@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 // A small host in front of an emulator for the parity proofs: it forwards every request as is,
 // keeps the path of each one (what a host that is not an svc emulator would see), and may
 // rewrite the JSON answers (a renamed field, another error code) to play a drifting host; a
-// rewrite that returns a string sends that text as the answer.
+// rewrite that returns a string sends that text as the answer. With `onlyV1` it plays the live
+// service, which has no control surface: anything outside /v1 is a 404 in the spec's envelope.
 
 export interface Proxy {
   url: string;
@@ -13,11 +14,16 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
-export async function startProxy(target: string, rewrite: (body: any, request: string) => any = (b) => b): Promise<Proxy> {
+export async function startProxy(target: string, rewrite: (body: any, request: string) => any = (b) => b, { onlyV1 = false } = {}): Promise<Proxy> {
   const seen: string[] = [];
   const server: Server = createServer((req, res) => {
     const line = `${req.method} ${req.url}`;
     seen.push(line);
+    if (onlyV1 && !req.url!.startsWith('/v1/')) {
+      req.resume();
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, error: { code: 'NOT_FOUND', message: 'No route.' } }));
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
