@@ -66,8 +66,8 @@ export async function runSuite(options: RunOptions): Promise<RecordedScenario[]>
         webhook: options.webhook && { ...options.webhook, register: false },
         recordOnly: true,
         sleep: options.sleep,
-        authorization: (step) => authHeader((step as ParityStep).auth, options.keys),
-        onStep: (step, result, ctx) => recorded.steps.push(record(step as ParityStep, result, ctx, answers, normalizer)),
+        authorization: (step) => authHeader(step.auth, options.keys),
+        onStep: (step, result, ctx) => recorded.steps.push(record(step, result, ctx, answers, normalizer)),
       });
     }
     out.push(recorded);

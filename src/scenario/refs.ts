@@ -109,16 +109,22 @@ function resolveOne(ref: string, ctx: RefContext): unknown {
   return value;
 }
 
-/** Every reference in `value` (deeply) replaced by what it names; Unresolved or RefersToSkipped when one cannot be. */
-export function resolve(value: unknown, ctx: RefContext): unknown {
+function resolveAny(value: unknown, ctx: RefContext): unknown {
   if (typeof value === 'string') {
     const whole = /^\$\{([^}]*)\}$/.exec(value);
     if (whole) return resolveOne(whole[1], ctx);
     return value.replace(REF, (_, ref: string) => String(resolveOne(ref, ctx)));
   }
-  if (Array.isArray(value)) return value.map((v) => resolve(v, ctx));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v, ctx)]));
+  if (Array.isArray(value)) return value.map((v) => resolveAny(v, ctx));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveAny(v, ctx)]));
   return value;
 }
 
-export const resolveString = (value: string, ctx: RefContext): string => String(resolve(value, ctx));
+/**
+ * Every reference in `value` (deeply) replaced by what it names; Unresolved or RefersToSkipped
+ * when one cannot be. The shape stays; a string that was one reference alone may now hold the
+ * value's own type (a number), which the file's schema let it stand for.
+ */
+export const resolve = <T>(value: T, ctx: RefContext): T => resolveAny(value, ctx) as T;
+
+export const resolveString = (value: string, ctx: RefContext): string => String(resolveAny(value, ctx));

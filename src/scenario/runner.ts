@@ -9,7 +9,7 @@ import { send, TransportTimeout } from '../client/transport.js';
 import { networkMessage, SvcError } from '../client/error.js';
 import type { ControlApi } from '../client/control.js';
 import { firstDifference, shown, type Difference } from './expect.js';
-import { RefersToSkipped, resolve, resolveString, Unresolved, type EnvValue, type Outcome, type RefContext } from './refs.js';
+import { RefersToSkipped, resolve, resolveString, Unresolved, valuesAt, type EnvValue, type Outcome, type RefContext } from './refs.js';
 import type { Received, WebhookReceiver } from './receiver.js';
 import type { Scenario, Step } from './format.js';
 
@@ -28,7 +28,7 @@ export interface Answer {
   json: unknown;
 }
 
-export interface RunOptions {
+export interface RunOptions<S extends Step = Step> {
   baseUrl: string;
   apiKey: string;
   /** The emulator's control token, sent with /_emulator requests once the host proved to be one. */
@@ -48,9 +48,9 @@ export interface RunOptions {
   /** Parity's recording: a webhook step keeps what arrived (each delivery or its absence, any signature) and never fails. */
   recordOnly?: boolean;
   /** The Authorization header of a request step (parity's keys); `Bearer <apiKey>` when absent. */
-  authorization?(step: Step): string | undefined;
+  authorization?(step: S): string | undefined;
   /** Called after each step (progress lines; parity's recording). */
-  onStep?(step: Step, result: StepResult, ctx: RefContext): void;
+  onStep?(step: S, result: StepResult, ctx: RefContext): void;
   sleep?(ms: number): Promise<void>;
 }
 
@@ -91,7 +91,7 @@ const actionOf = (step: Step) => (['request', 'webhook', 'advance', 'otp', 'faul
 const isControlPath = (path: string) => path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
 
 /** Why a step cannot run with these options (before anything it refers to is looked at), or undefined. */
-function skipReason(step: Step, options: RunOptions): string | undefined {
+function skipReason(step: Step, options: RunOptions<never>): string | undefined {
   if (options.only && !options.only.includes(step.name)) return 'not named by --only';
   if (options.skip?.includes(step.name)) return 'named by --skip';
   const action = actionOf(step);
@@ -103,7 +103,7 @@ function skipReason(step: Step, options: RunOptions): string | undefined {
   if (options.live && method !== undefined) {
     const route = routeOfStep(method, path);
     if (route === 'POST /v1/api/payment-links/:id/simulate') return 'test keys only: the spec allows simulate with a test key alone';
-    if (route === 'POST /v1/api/charges' && (step.body as { outcome?: unknown } | undefined)?.outcome !== undefined) return 'test keys only: a forced outcome is for test mandates alone';
+    if (route === 'POST /v1/api/charges' && valuesAt(step.body, 'outcome').length > 0) return 'test keys only: a forced outcome is for test mandates alone';
   }
   return undefined;
 }
@@ -121,7 +121,7 @@ class StepFailure extends Error {
   }
 }
 
-export async function runScenario(scenario: Scenario, options: RunOptions): Promise<StepResult[]> {
+export async function runScenario<S extends Step>(scenario: Scenario & { steps: S[] }, options: RunOptions<S>): Promise<StepResult[]> {
   const ctx: RefContext = { run: options.run ?? randomBytes(4).toString('hex'), env: options.env, webhookUrl: options.webhook?.url, outcomes: new Map() };
   const sent = new Map<string, unknown>();
   const faults: string[] = [];
@@ -168,7 +168,7 @@ const describe = (step: Step): string => {
   return String(step.advance ?? step.otp);
 };
 
-async function play(step: Step, options: RunOptions, ctx: RefContext, p: Played): Promise<StepResult> {
+async function play<S extends Step>(step: S, options: RunOptions<S>, ctx: RefContext, p: Played): Promise<StepResult> {
   const base = { name: step.name, ms: 0, did: `${actionOf(step)} ${describe(step)}` };
   const skipped = skipReason(step, options);
   if (skipped !== undefined) return { ...base, outcome: 'skip', reason: skipped };
@@ -188,7 +188,7 @@ async function play(step: Step, options: RunOptions, ctx: RefContext, p: Played)
     result = { ...base, outcome: 'pass' };
   }
   ctx.outcomes.set(step.name, outcome);
-  const difference = check(resolve(step.expect ?? {}, ctx) as NonNullable<Step['expect']>, outcome);
+  const difference = check(resolve(step.expect ?? {}, ctx), outcome);
   if (difference) return { ...result, outcome: 'fail', reason: `${difference.where}: expected ${difference.expected}, received ${difference.received}`, failure: difference };
   return result;
 }
@@ -204,7 +204,7 @@ function parse(body: Buffer): unknown {
 /** The first expectation that does not hold. Without status or code, a request step expects a 2xx answer. */
 function check(expect: NonNullable<Step['expect']>, outcome: Outcome): Difference | undefined {
   if (outcome.status !== undefined) {
-    const code = (outcome.body as { error?: { code?: unknown } } | undefined)?.error?.code;
+    const [code] = valuesAt(outcome.body, 'error.code');
     const received = `${outcome.status}${code ? ` (${String(code)})` : ''}`;
     if (expect.status === undefined && expect.code === undefined && (outcome.status < 200 || outcome.status > 299)) return { where: 'status', expected: '2xx', received };
     if (expect.status !== undefined && expect.status !== outcome.status) return { where: 'status', expected: String(expect.status), received };
@@ -217,11 +217,11 @@ function check(expect: NonNullable<Step['expect']>, outcome: Outcome): Differenc
   return expect.body === undefined ? undefined : firstDifference(expect.body, outcome.body);
 }
 
-async function callStep(step: Step, options: RunOptions, ctx: RefContext, sent: Map<string, unknown>) {
+async function callStep<S extends Step>(step: S, options: RunOptions<S>, ctx: RefContext, sent: Map<string, unknown>) {
   const [method, template] = step.request!.split(' ');
   let path = resolveString(template, ctx);
-  const query = step.query && (resolve(step.query, ctx) as Record<string, string>);
-  if (query && Object.keys(query).length) path += `${path.includes('?') ? '&' : '?'}${new URLSearchParams(query).toString()}`;
+  const query = step.query && resolve(step.query, ctx);
+  if (query && Object.keys(query).length) path += `${path.includes('?') ? '&' : '?'}${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`;
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'svc-scenario' };
   if (isControlPath(path)) {
     if (options.controlToken) headers[CONTROL_TOKEN_HEADER] = options.controlToken;
@@ -233,7 +233,7 @@ async function callStep(step: Step, options: RunOptions, ctx: RefContext, sent: 
     const route = ROUTE_LIST.find((r) => `${r.method} ${r.path}` === routeOfStep(method, template));
     headers[(route?.idempotency?.header ?? 'X-Idempotency-Key').toLowerCase()] = resolveString(step.idempotency_key, ctx);
   }
-  for (const [k, v] of Object.entries((resolve(step.headers ?? {}, ctx) as Record<string, string>))) headers[k.toLowerCase()] = v;
+  for (const [k, v] of Object.entries(resolve(step.headers ?? {}, ctx))) headers[k.toLowerCase()] = String(v);
   const body = step.body === undefined ? undefined : resolve(step.body, ctx);
   if (body !== undefined) headers['content-type'] = 'application/json';
   sent.set(step.name, body);
@@ -241,7 +241,7 @@ async function callStep(step: Step, options: RunOptions, ctx: RefContext, sent: 
   return { answer, request: { method, path, headers, ...(body !== undefined && { body: redacted(body) }) } };
 }
 
-export async function exchange(options: Pick<RunOptions, 'baseUrl' | 'timeoutMs' | 'sleep'>, method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Answer> {
+export async function exchange(options: Pick<RunOptions<never>, 'baseUrl' | 'timeoutMs' | 'sleep'>, method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Answer> {
   const url = options.baseUrl + path;
   for (let attempt = 0; ; attempt++) {
     let res;
@@ -276,28 +276,28 @@ interface Endpoint {
 }
 
 /** The endpoint the runner registers for the scenario's webhook steps (their event types), before its first step. */
-async function subscribe(scenario: Scenario, options: RunOptions): Promise<Endpoint | undefined> {
+async function subscribe(scenario: Scenario, options: RunOptions<never>): Promise<Endpoint | undefined> {
   const events = [...new Set(scenario.steps.flatMap((s) => (s.webhook && !skipReason(s, options) ? [s.webhook].flat() : [])))];
   if (!options.webhook?.register || events.length === 0) return undefined;
   const answer = await exchange(options, 'POST', '/v1/api/webhook-endpoints', { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json', accept: 'application/json' }, JSON.stringify({ url: options.webhook.url, events }));
-  const data = (answer.json as { data?: { endpoint?: { id?: string }; secret?: string } } | undefined)?.data;
-  if (answer.status >= 300 || !data?.endpoint?.id) return { error: `could not register a webhook endpoint for ${events.join(', ')}: HTTP ${answer.status} ${shown((answer.json as { error?: unknown } | undefined)?.error ?? answer.text)}` };
-  return { id: data.endpoint.id, secret: data.secret };
+  const [[id], [secret], [error]] = ['data.endpoint.id', 'data.secret', 'error'].map((path) => valuesAt(answer.json, path));
+  if (answer.status >= 300 || typeof id !== 'string') return { error: `could not register a webhook endpoint for ${events.join(', ')}: HTTP ${answer.status} ${shown(error ?? answer.text)}` };
+  return { id, secret: typeof secret === 'string' ? secret : undefined };
 }
 
 /** Whatever happened: the runner's endpoint deleted and the scenario's faults removed. */
-async function cleanUp(options: RunOptions, endpoint: Endpoint | undefined, faults: string[]): Promise<void> {
+async function cleanUp(options: RunOptions<never>, endpoint: Endpoint | undefined, faults: string[]): Promise<void> {
   if (endpoint?.id) await exchange(options, 'DELETE', `/v1/api/webhook-endpoints/${endpoint.id}`, { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' }, undefined).catch(() => undefined);
   if (!('not' in options.emulator)) for (const id of faults) await options.emulator.del(`/faults/${encodeURIComponent(id)}`).catch(() => undefined);
 }
 
-async function webhookStep(step: Step, options: RunOptions, ctx: RefContext, p: Played): Promise<NonNullable<StepResult['deliveries']>> {
+async function webhookStep(step: Step, options: RunOptions<never>, ctx: RefContext, p: Played): Promise<NonNullable<StepResult['deliveries']>> {
   const types = [step.webhook!].flat();
   if (p.endpoint?.error) throw new StepFailure(p.endpoint.error);
   const within = step.within ? parseDuration(step.within) : (options.webhook!.waitMs ?? DEFAULT_WITHIN_MS);
   const secret = step.secret === undefined ? p.endpoint?.secret : resolveString(step.secret, ctx);
   const match = step.match === undefined ? undefined : resolve(step.match, ctx);
-  const dataOf = (r: Received) => (parse(r.body) as { data?: unknown } | undefined)?.data;
+  const dataOf = (r: Received) => valuesAt(parse(r.body), 'data')[0];
   const { receiver } = options.webhook!;
   const got = await receiver.take(types, p.mark, within, (r) => match === undefined || firstDifference(match, dataOf(r)) === undefined);
   const missing = types.find((t) => !got.has(t));
@@ -326,12 +326,13 @@ async function webhookStep(step: Step, options: RunOptions, ctx: RefContext, p: 
 }
 
 /** advance, otp and fault: the emulator's control API (skipReason kept them from any other host). */
-async function controlStep(step: Step, options: RunOptions, ctx: RefContext, p: Played): Promise<unknown> {
-  const control = options.emulator as ControlApi;
+async function controlStep(step: Step, options: RunOptions<never>, ctx: RefContext, p: Played): Promise<unknown> {
+  const control = options.emulator;
+  if ('not' in control) throw new StepFailure(control.not);
   if (step.advance) return (await control.advanceClock(step.advance)).data;
   if (step.otp) {
     if (ctx.outcomes.get(step.otp)?.skipped !== undefined) throw new RefersToSkipped(`refers to step ${step.otp}, which was skipped`);
-    const phone = (p.sent.get(step.otp) as { manager_phone?: unknown } | undefined)?.manager_phone;
+    const [phone] = valuesAt(p.sent.get(step.otp), 'manager_phone');
     if (typeof phone !== 'string') throw new StepFailure(`step ${step.otp} sent no manager_phone: otp names a POST /v1/api/sub-merchants/start step`);
     const [message] = (await control.otp(phone)).data.messages;
     if (!message) throw new StepFailure(`the emulator sent no OTP to the phone of step ${step.otp}`);
