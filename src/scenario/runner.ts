@@ -152,7 +152,7 @@ interface Played {
 
 /** A thrown skip or failure as the step's result; anything else (the host unreachable) ends the run. */
 function failed(step: Step, err: unknown): StepResult {
-  const base = { name: step.name, ms: 0, did: `${actionOf(step)} ${describe(step)}` };
+  const base = { name: step.name, ms: 0, did: describe(step) };
   if (err instanceof RefersToSkipped) return { ...base, outcome: 'skip', reason: err.message };
   if (err instanceof Unresolved) return { ...base, outcome: 'fail', reason: err.message, unresolved: err.message };
   if (err instanceof StepFailure) return { ...base, outcome: 'fail', reason: err.message, failure: err.failure };
@@ -161,15 +161,16 @@ function failed(step: Step, err: unknown): StepResult {
   throw err;
 }
 
+/** What a step does, as its line shows it before (or without) an answer. */
 const describe = (step: Step): string => {
   if (step.request) return step.request;
-  if (step.webhook) return [step.webhook].flat().join(', ');
-  if (step.fault) return typeof step.fault === 'string' ? step.fault : `${step.fault.kind}`;
-  return String(step.advance ?? step.otp);
+  if (step.webhook) return `webhook ${[step.webhook].flat().join(', ')}`;
+  if (step.fault) return `fault ${typeof step.fault === 'string' ? step.fault : step.fault.kind}`;
+  return step.advance ? `advance ${step.advance}` : `otp for step ${step.otp}`;
 };
 
 async function play<S extends Step>(step: S, options: RunOptions<S>, ctx: RefContext, p: Played): Promise<StepResult> {
-  const base = { name: step.name, ms: 0, did: `${actionOf(step)} ${describe(step)}` };
+  const base = { name: step.name, ms: 0, did: describe(step) };
   const skipped = skipReason(step, options);
   if (skipped !== undefined) return { ...base, outcome: 'skip', reason: skipped };
   let result: StepResult;

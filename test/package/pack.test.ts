@@ -94,6 +94,7 @@ test('the tarball: both builds and their types behind every export, a LICENSE, n
   assert.ok(files.includes('bin/svc.js'));
   assert.ok(files.includes('dist/contract/routes.js'), 'the contract the CLI and the emulator share');
   assert.ok(files.includes('fixtures/fixtures.schema.json'));
+  assert.ok(files.includes('scenarios/scenario.schema.json') && files.includes('scenarios/flows/link-paid.yaml') && files.includes('scenarios/parity/auth.yaml'), 'the shipped scenarios');
   assert.deepEqual(files.filter((f) => /^dist\/(test|bench)\/|tsbuildinfo|^test\/|^bench\//.test(f)), [], 'no tests, bench or build info shipped');
   assert.deepEqual(files.filter((f) => /\.png$/i.test(f)), [], 'the README screenshots stay in the repository');
   assert.ok(files.some((f) => f.startsWith('docs/')), 'the docs ship, as text');
@@ -163,6 +164,7 @@ test('the installed package: the bin, the emulator, every export from ESM and Co
        // Required, the bin runs nothing (no CLI output would follow this line, no exit code be set).
        binRequired: JSON.stringify(require('${pkg.name}/bin/svc.js')),
        schema: require('${pkg.name}/fixtures.schema.json').title,
+       scenarioSchema: require('${pkg.name}/scenario.schema.json').title,
        testing: ${resolve}('${pkg.name}/testing').replace(/.*\\/dist\\//, 'dist/'),
      }));`;
   writeFileSync(
@@ -180,7 +182,7 @@ test('the installed package: the bin, the emulator, every export from ESM and Co
      const { startEmulator } = require('${pkg.name}/testing');`, 'require.resolve')}
      })();`,
   );
-  const answers = { verified: true, webhooks: false, status: 404, version: pkg.version, bin: true, binRequired: '{}', schema: 'svc emulator fixtures' };
+  const answers = { verified: true, webhooks: false, status: 404, version: pkg.version, bin: true, binRequired: '{}', schema: 'svc emulator fixtures', scenarioSchema: 'svc scenario file' };
   assert.deepEqual(JSON.parse(run(process.execPath, ['probe.mjs'], app)), { ...answers, testing: 'dist/testing/index.js' });
   assert.deepEqual(JSON.parse(run(process.execPath, ['probe.cjs'], app)), { ...answers, testing: 'dist/cjs/testing.cjs' });
 
@@ -195,6 +197,15 @@ test('the installed package: the bin, the emulator, every export from ESM and Co
   const exec = spawnSync(process.execPath, [join(app, 'node_modules', '.bin', 'svc'), 'emulator', 'exec', '--', process.execPath, 'check.mjs'], { cwd: app, encoding: 'utf8' });
   assert.equal(exec.status, 7, exec.stderr);
   assert.equal(exec.stdout.trim(), '200');
+
+  // The shipped scenarios from the installed package: listed, and one run against its emulator.
+  const svc = (args: string[]) => spawnSync(process.execPath, [join(app, 'node_modules', '.bin', 'svc'), ...args], { cwd: app, encoding: 'utf8' });
+  const list = svc(['scenario', 'list', '--json']);
+  assert.equal(list.status, 0, list.stderr);
+  assert.equal((JSON.parse(list.stdout) as { name: string }[]).filter((r) => r.name === 'link-paid' || r.name === 'payment.completed').length, 2);
+  const scenario = svc(['scenario', 'run', 'link-paid', '--base-url', ready.base_url, '--api-key', 'svc_test_acme0all0scopes0000000000001', '--json']);
+  assert.equal(scenario.status, 0, scenario.stdout + scenario.stderr);
+  assert.equal((JSON.parse(scenario.stdout) as { ok: boolean }).ok, true);
 });
 
 /** Runs node in a project's folder; the process group is killed at the end whatever happened. */
