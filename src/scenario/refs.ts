@@ -93,7 +93,7 @@ function resolveOne(ref: string, ctx: RefContext): unknown {
   const m = STEP_REF.exec(ref);
   if (!m) throw new Unresolved(`\${${ref}} is not a reference`);
   const outcome = ctx.outcomes.get(m[1]);
-  if (!outcome) throw new Unresolved(`\${${ref}}: step ${m[1]} has not run`);
+  if (!outcome) throw new Unresolved(`\${${ref}}: step ${m[1]} has no answer`);
   if (outcome.skipped !== undefined) throw new RefersToSkipped(`refers to step ${m[1]}, which was skipped`);
   if (m[3] !== undefined) {
     const value = outcome.headers[m[3].toLowerCase()];

@@ -9,7 +9,7 @@ import { send, TransportTimeout } from '../client/transport.js';
 import { networkMessage, SvcError } from '../client/error.js';
 import type { ControlApi } from '../client/control.js';
 import { firstDifference, shown, type Difference } from './expect.js';
-import { RefersToSkipped, resolve, resolveString, Unresolved, valuesAt, type EnvValue, type Outcome, type RefContext } from './refs.js';
+import { RefersToSkipped, refsIn, resolve, resolveString, Unresolved, valuesAt, type EnvValue, type Outcome, type RefContext } from './refs.js';
 import type { Received, WebhookReceiver } from './receiver.js';
 import type { Scenario, Step } from './format.js';
 
@@ -171,7 +171,7 @@ const describe = (step: Step): string => {
 
 async function play<S extends Step>(step: S, options: RunOptions<S>, ctx: RefContext, p: Played): Promise<StepResult> {
   const base = { name: step.name, ms: 0, did: describe(step) };
-  const skipped = skipReason(step, options);
+  const skipped = skipReason(step, options) ?? refersToSkipped(step, ctx);
   if (skipped !== undefined) return { ...base, outcome: 'skip', reason: skipped };
   let result: StepResult;
   let outcome: Outcome;
@@ -192,6 +192,13 @@ async function play<S extends Step>(step: S, options: RunOptions<S>, ctx: RefCon
   const difference = check(resolve(step.expect ?? {}, ctx), outcome);
   if (difference) return { ...result, outcome: 'fail', reason: `${difference.where}: expected ${difference.expected}, received ${difference.received}`, failure: difference };
   return result;
+}
+
+/** A step that refers to a skipped step (anywhere in it, its expect too) is skipped before it is sent. */
+function refersToSkipped(step: Step, ctx: RefContext): string | undefined {
+  const names = [...refsIn(step), ...(step.otp ? [{ ref: { kind: 'step', step: step.otp } }] : [])].flatMap(({ ref }) => (ref.kind === 'step' ? [ref.step] : []));
+  const skipped = names.find((name) => ctx.outcomes.get(name)?.skipped !== undefined);
+  return skipped && `refers to step ${skipped}, which was skipped`;
 }
 
 function parse(body: Buffer): unknown {
@@ -332,7 +339,6 @@ async function controlStep(step: Step, options: RunOptions<never>, ctx: RefConte
   if ('not' in control) throw new StepFailure(control.not);
   if (step.advance) return (await control.advanceClock(step.advance)).data;
   if (step.otp) {
-    if (ctx.outcomes.get(step.otp)?.skipped !== undefined) throw new RefersToSkipped(`refers to step ${step.otp}, which was skipped`);
     const [phone] = valuesAt(p.sent.get(step.otp), 'manager_phone');
     if (typeof phone !== 'string') throw new StepFailure(`step ${step.otp} sent no manager_phone: otp names a POST /v1/api/sub-merchants/start step`);
     const [message] = (await control.otp(phone)).data.messages;
