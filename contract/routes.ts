@@ -218,6 +218,26 @@ export const ROUTES = {
 
 export type RouteName = keyof typeof ROUTES;
 
+/**
+ * Which error codes a route can answer with: the gateway's, from its facts, plus its own. The
+ * OpenAPI document lists them and the coverage inventory counts them (contract/coverage.ts).
+ * Every route can answer 422 VALIDATION_ERROR: a body that is not JSON and an unknown query
+ * parameter are refused before any handler runs. 503 is the spec's "temporarily unavailable";
+ * 502 is the gateway error the spec tells clients to retry, which fault injection can answer on
+ * any route (emulator/faults/api.ts).
+ */
+export function routeErrorCodes(route: Pick<RouteFacts, 'path' | 'business' | 'idempotency' | 'errors'>): ErrorCode[] {
+  const codes = new Set<ErrorCode>(['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'VALIDATION_ERROR', 'INTERNAL_ERROR', 'BAD_GATEWAY', 'SERVICE_UNAVAILABLE']);
+  if (route.business) codes.add('BUSINESS_ACCOUNT_REQUIRED');
+  if (route.path.includes(':')) codes.add('NOT_FOUND');
+  if (route.idempotency) {
+    codes.add('IDEMPOTENCY_KEY_INVALID').add('IDEMPOTENCY_CONFLICT').add('IDEMPOTENCY_IN_FLIGHT');
+    if (route.idempotency.required || route.idempotency.bodyField) codes.add('IDEMPOTENCY_KEY_REQUIRED');
+  }
+  for (const code of route.errors ?? []) codes.add(code);
+  return [...codes];
+}
+
 /** `/v1/api/payments/:id` + {id: 'pay_1'} → `/v1/api/payments/pay_1` (each value URL-encoded). */
 export function fillPath(template: string, params: Record<string, string> = {}): string {
   return template.replace(/:([a-z_]+)/g, (_, name: string) => {

@@ -6,6 +6,7 @@ import { DeliveryEngine } from './webhooks/engine.js';
 import { StreamHub } from './webhooks/stream.js';
 import { allTimedWork } from './registry.js';
 import { TokenDoor } from './http/token-door.js';
+import { Coverage } from './coverage.js';
 
 /** The one place an emulator's parts are made (server.ts, once per emulator): services.ts only names them. */
 export function composeServices(given: Pick<Services, 'store' | 'clock' | 'config' | 'log' | 'requestLog' | 'monitor' | 'dataDir'>): Services {
@@ -17,6 +18,7 @@ export function composeServices(given: Pick<Services, 'store' | 'clock' | 'confi
     hooks: { worldReplaced: [] },
     faults: new FaultSet(() => given.clock.now()),
     tokenDoor: new TokenDoor(),
+    coverage: new Coverage(given.clock, given.config.coverage, given.dataDir && `${given.dataDir}/coverage.json`, (m) => given.log.warn(m)),
     get scheduler() { return scheduler; },
     get deliveries() { return deliveries; },
     get stream() { return stream; },

@@ -4,6 +4,9 @@ import { ERROR_STATUS, type ErrorCode } from '../contract/errors.js';
 
 export { ERROR_STATUS, type ErrorCode };
 
+/** The code of an error answer (gateway/envelope.ts errorBody writes it first), or null. */
+export const errorCodeOf = (body: string | null) => /^\{"success":false,"error":\{"code":"([^"]+)"/.exec(body ?? '')?.[1] ?? null;
+
 /** The one error type domain code throws; the gateway turns it into the envelope. */
 export class ApiError extends Error {
   readonly status: number;

@@ -14,4 +14,5 @@ export type { Collection } from './store/collection.js';
 export { waitForRecord } from './store/wait.js';
 export { requestsOf, waitForRequest, type RequestLogFilter } from './request-log/control.js';
 export type { RequestLogEntry } from './request-log/records.js';
+export { coverageHtml } from './dashboard/coverage.js';
 

@@ -160,6 +160,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     latencyMs: 0,
     retainDays: DEFAULT_RETAIN_DAYS,
     requestLog: DEFAULT_REQUEST_LOG,
+    coverage: true,
     ...options.config,
   };
   let requestLog: RequestLog;
@@ -273,6 +274,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       saveClock(services); // a system clock's time at the stop: the next start never shows less
       // After the last answer (in-flight requests are logged too), whatever the store's close does.
       requestLog.close();
+      services.coverage.close();
       await store.close();
       if (discovery) rmSync(discovery, { force: true });
     })());

@@ -8,6 +8,7 @@ import type { RequestLog } from './request-log/log.js';
 import type { LoopMonitor } from './performance/loop-monitor.js';
 import type { Request, Response } from 'express';
 import type { TokenDoor } from './http/token-door.js';
+import type { Coverage } from './coverage.js';
 
 /**
  * One emulator: everything it keeps while it runs is a field here, made once per emulator
@@ -43,6 +44,8 @@ export interface Services {
   readonly stream: { start(): void; stop(): void; handle(req: Request, res: Response): void; handleAll(req: Request, res: Response): void };
   /** The dashboard's sessions and the wrong-token throttle of the control surfaces (http/token-door.ts). */
   readonly tokenDoor: TokenDoor;
+  /** What the merchant's requests and deliveries exercised of the contract (coverage.ts). */
+  readonly coverage: Coverage;
   /** The emulator as a whole, for the control API (set by server.ts before it listens). */
   lifecycle?: Lifecycle;
 }
@@ -83,6 +86,8 @@ export interface EmulatorConfig {
   retainDays: number;
   /** Most entries the request log keeps (request-log/); 0 records nothing. */
   requestLog: number;
+  /** Count integration coverage (coverage.ts); false only to measure what counting costs. */
+  coverage: boolean;
 }
 
 /** The caller of a merchant route: who, in which environment, with which key. */

@@ -29,6 +29,7 @@ export const CONTROL_TAGS = {
   cards: 'Gift-card wallets and fleet cards (issued and loaded on the dashboard)',
   users: "Service users (the wallet app's customers) and their wallets",
   approvals: 'What the customer or owner does on a phone or an approval page: mandates, payroll, OTP codes',
+  coverage: "Integration coverage: what the merchant's requests and deliveries exercised of the contract",
 } as const;
 type ControlTag = keyof typeof CONTROL_TAGS;
 
@@ -118,6 +119,14 @@ export const CONTROL_ROUTES = {
   clearFaults: { method: 'POST', path: '/faults/clear', tag: 'faults', summary: 'Remove every fault' },
   removeFault: { method: 'DELETE', path: '/faults/:id', tag: 'faults', errors: ['NOT_FOUND'], summary: 'Remove one fault' },
   faultLog: { method: 'GET', path: '/faults/log', tag: 'faults', summary: 'Faults that fired, oldest first (the last 500)' },
+  // Integration coverage (emulator/coverage.ts).
+  coverage: {
+    method: 'GET',
+    path: '/coverage',
+    tag: 'coverage',
+    summary: 'Every route, error code, event, delivery outcome and flow of the contract, with how often it was answered or delivered since the count began, and how to exercise it',
+  },
+  resetCoverage: { method: 'POST', path: '/coverage/reset', tag: 'coverage', summary: 'Start a new count (a reset, a restore or a restart keeps counting)' },
   // The request log (emulator/request-log/): every /v1 request, redacted.
   listRequests: { method: 'GET', path: '/requests', tag: 'emulator', summary: 'The request log: every /v1 request, newest first, bodies redacted (filter by method, path prefix, status, environment, key, since, trace_id)' },
   request: { method: 'GET', path: '/requests/:id', tag: 'emulator', summary: 'One entry of the request log', errors: ['NOT_FOUND'] },

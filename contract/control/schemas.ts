@@ -42,6 +42,7 @@ import {
   WorldRestored,
   WorldSnapshot,
 } from './world.js';
+import { CoverageQuery, CoverageReport } from './coverage.js';
 import type { ControlRouteName } from './routes.js';
 
 // The zod schemas of every control route in routes.ts, under the same names: what the control
@@ -84,6 +85,8 @@ export const CONTROL_SCHEMAS = {
   clearFaults: { response: FaultsCleared },
   removeFault: { params: FaultIdParams, response: FaultRemoved },
   faultLog: { query: FaultLogQuery, response: FaultLog },
+  coverage: { query: CoverageQuery, response: CoverageReport },
+  resetCoverage: { response: CoverageReport },
   listRequests: { query: RequestLogQuery, response: RequestLogPage },
   request: { params: RequestIdParams, response: RequestLogEntry },
   faultPresets: { response: FaultPresetList },

@@ -10,7 +10,7 @@ import { pruneExpired } from '../retention.js';
 import type { Services } from '../services.js';
 import { messageOf } from '../../contract/errors.js';
 
-// The emulator's own control routes: identity, keys, store maintenance, the clock, metrics.
+// The emulator's own control routes: identity, keys, store maintenance, the clock, metrics, coverage.
 // Resources add theirs in the registry (payees, cards, approvals, deliveries).
 
 export const clockState = (s: Pick<Services, 'clock' | 'scheduler'>) => ({
@@ -61,4 +61,12 @@ export const controlRoutes: ControlRoute[] = [
     },
   }),
   ...metricsRoutes,
+  // Integration coverage (coverage.ts); ?ignore= holds comma-separated patterns.
+  defineControl('coverage', { run: (s, { query }) => s.coverage.report(query.ignore?.split(',').map((p) => p.trim()).filter(Boolean)) }),
+  defineControl('resetCoverage', {
+    run: (s) => {
+      s.coverage.reset();
+      return s.coverage.report();
+    },
+  }),
 ];

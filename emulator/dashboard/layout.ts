@@ -8,7 +8,7 @@ import { isLoopbackPeer } from '../http/local-guard.js';
 // The dashboard's frame: the hosted pages' stylesheet and sending (pages/layout.ts) with a
 // section nav, the live-stream status, and the one client script (client.ts), same origin only.
 
-export type Section = 'events' | 'endpoints' | 'records' | 'logs' | 'wallets' | 'approvals' | 'time' | 'faults';
+export type Section = 'events' | 'endpoints' | 'records' | 'logs' | 'wallets' | 'approvals' | 'time' | 'faults' | 'coverage';
 
 const SECTIONS: Array<[Section, string, string]> = [
   ['events', 'Events', '/dashboard'],
@@ -19,6 +19,7 @@ const SECTIONS: Array<[Section, string, string]> = [
   ['approvals', 'Approvals & inboxes', '/dashboard/approvals'],
   ['time', 'Time', '/dashboard/time'],
   ['faults', 'Faults', '/dashboard/faults'],
+  ['coverage', 'Coverage', '/dashboard/coverage'],
 ];
 
 /** The hosted pages' policy plus this origin's script and fetch/EventSource (the control API). */

@@ -48,7 +48,8 @@ export function applyDeliveryFault(services: Services, f: Fault, deliveryId: str
         outcome: (async () => {
           const first = await send();
           if (first.aborted) return first;
-          await send(); // the copy's answer is not recorded: the delivery has one attempt
+          // The copy's answer is not recorded (the delivery has one attempt); coverage counts a 2xx.
+          if ((await send()).ok) services.coverage.signal('duplicate');
           return first;
         })(),
       };

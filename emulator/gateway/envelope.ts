@@ -9,6 +9,7 @@ import { watchOf } from '../request-log/record.js';
 // The response envelope, once: `{success:true,data}` or `{success:false,error:{code,message}}`.
 
 export const successBody = (data: unknown) => `{"success":true,"data":${JSON.stringify(data)}}`;
+// Its code comes first: errorCodeOf (errors.ts) reads it back.
 export const errorBody = (code: string, message: string) => JSON.stringify({ success: false, error: { code, message } });
 
 export function sendJson(res: Response, status: number, body: string): void {
@@ -20,8 +21,10 @@ export function sendJson(res: Response, status: number, body: string): void {
   res.setHeader('Content-Length', Buffer.byteLength(body));
   if (res.req.method === 'HEAD') res.end();
   else res.end(body);
-  // A /v1 request's entry in the request log is made once its answer is on its way (request-log/record.ts).
+  // A /v1 request's entry in the request log is made once its answer is on its way (request-log/record.ts),
+  // and its route's coverage counts the answer (coverage.ts; gateway/mount.ts hands the tally).
   watchOf(res)?.answer(status, body);
+  res.locals.coverage?.answered(status, body, res);
 }
 
 /** Turns anything thrown into the error envelope; unknown errors become INTERNAL_ERROR. */

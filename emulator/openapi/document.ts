@@ -2,6 +2,7 @@ import type { RouteDef } from '../gateway/route.js';
 import { HEADER_KEY_RULE, MAX_KEY_LENGTH } from '../../contract/idempotency.js';
 import type { ErrorCode } from '../errors.js';
 import { FIELD_VALUE_PATTERN } from '../../contract/header-safe.js';
+import { routeErrorCodes } from '../../contract/routes.js';
 import { buildDocument, openApiPath, type OperationSpec } from './builder.js';
 import type { JsonSchema } from './schemas.js';
 import { SIGNATURE_SCHEME, WEBHOOK_PARAMETERS, WEBHOOK_TAG, webhookSpecs } from './webhooks.js';
@@ -61,25 +62,6 @@ function operationId(route: Pick<RouteDef, 'method' | 'path'>): string {
 /** The resource a route belongs to: the first path segment after /v1/api or /v1. */
 const tagOf = (path: string) => path.split('/').filter((s) => s && s !== 'v1' && s !== 'api')[0];
 
-/**
- * Which error codes a route can answer with: the gateway's, from its declaration, plus its own.
- * Every route can answer 422 VALIDATION_ERROR: a body that is not JSON and an unknown query
- * parameter are refused before any handler runs. 503 is the spec's "temporarily unavailable";
- * 502 is the gateway error the spec tells clients to retry, which fault injection can answer on
- * any route (faults/api.ts).
- */
-function errorCodesOf(route: RouteDef): ErrorCode[] {
-  const codes = new Set<ErrorCode>(['UNAUTHORIZED', 'FORBIDDEN', 'RATE_LIMITED', 'VALIDATION_ERROR', 'INTERNAL_ERROR', 'BAD_GATEWAY', 'SERVICE_UNAVAILABLE']);
-  if (route.business) codes.add('BUSINESS_ACCOUNT_REQUIRED');
-  if (route.path.includes(':')) codes.add('NOT_FOUND');
-  if (route.idempotency) {
-    codes.add('IDEMPOTENCY_KEY_INVALID').add('IDEMPOTENCY_CONFLICT').add('IDEMPOTENCY_IN_FLIGHT');
-    if (route.idempotency.required || route.idempotency.bodyField) codes.add('IDEMPOTENCY_KEY_REQUIRED');
-  }
-  for (const code of route.errors ?? []) codes.add(code);
-  return [...codes];
-}
-
 /** The route's idempotency header as a parameter, if it takes one. */
 function idempotencyHeader(route: RouteDef): JsonSchema[] {
   if (!route.idempotency) return [];
@@ -117,7 +99,7 @@ function operationOf(route: RouteDef): OperationSpec {
     params: route.params,
     response: route.response,
     status: route.status ?? 200,
-    errors: errorCodesOf(route),
+    errors: routeErrorCodes(route),
     headers: idempotencyHeader(route),
     ...(route.idempotency && {
       successHeaders: { 'Idempotent-Replayed': { description: '`true` when this is a stored response replayed for a repeated idempotency key', schema: { type: 'string', const: 'true' } } },

@@ -5,6 +5,7 @@ import { FAULT_HEADER } from '../../contract/faults.js';
 import { IDEMPOTENCY } from '../gateway/idempotency.js';
 import { CLOCK_STATE } from '../scheduler/clock-record.js';
 import { formatMicros } from '../ids.js';
+import { errorCodeOf } from '../errors.js';
 import { clean, redactBody, redactPath, redactRequest } from './redact.js';
 import type { RequestLogRecord } from './records.js';
 
@@ -48,8 +49,7 @@ export class RequestWatch {
     const key = res.locals.keyRecord;
     const micros = services.stamps.nextMicros();
     const at = formatMicros(micros);
-    // Every error answer is errorBody's text (gateway/envelope.ts): its code comes first.
-    const errorCode = status >= 400 ? (/^\{"success":false,"error":\{"code":"([^"]+)"/.exec(body ?? '')?.[1] ?? null) : null;
+    const errorCode = status >= 400 ? errorCodeOf(body) : null;
     const idempotencyKey = idempotencyKeyOf(req);
     const fault = res.getHeader(FAULT_HEADER);
     const traceId = res.locals.traceId;

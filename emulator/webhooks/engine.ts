@@ -359,6 +359,7 @@ export class DeliveryEngine {
       status = wait === null ? 'dead_letter' : 'failed';
       nextAttemptAt = wait === null ? null : now + wait;
     }
+    this.services.coverage.attempted(d, f.outcome, status);
     const attempt: StoredAttempt = {
       attempt: d.attempts.length + 1,
       at: isoMicros(f.startedAt),

@@ -23,6 +23,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'trigger', description: 'Fire a test event with your data (runs a shipped trigger scenario)', load: () => import('./commands/trigger/index.js') },
   { name: 'scenario', description: 'Scenario files: run a flow with expectations (emulator or live host), check, list the shipped ones', load: () => import('./commands/scenario/index.js') },
   { name: 'parity', description: 'Record the scenario suite against a host; check a host (the emulator) against a recording', load: () => import('./commands/parity/index.js') },
+  { name: 'coverage', description: 'What your tests exercised of the contract, and how to exercise the rest', load: () => import('./commands/coverage/index.js') },
   { name: 'logs', description: "The emulator's request log: list, get (--curl), tail", load: () => import('./commands/logs/index.js') },
   { name: 'emulator', description: 'Run and control the local emulator', load: () => import('./commands/emulator/index.js') },
   { name: 'config', description: 'Profiles in the config file: set, get, list, use', load: () => import('./commands/config/index.js') },

@@ -44,3 +44,10 @@ export function durationOrMs(value: string): number {
   if (ms < 1 || ms > 3_600_000) throw new Error(`expected a duration from 1ms to 1h, got "${value}".`);
   return ms;
 }
+
+/** Coverage ignore patterns, repeatable and comma-separated (SVC_COVERAGE_IGNORE=payroll,sub-merchants). */
+export function patternList(value: string, previous: string[] | undefined): string[] {
+  const patterns = value.split(',').map((p) => p.trim()).filter(Boolean);
+  if (patterns.length === 0) throw new Error('is empty: give a pattern such as payroll.');
+  return [...(previous ?? []), ...patterns];
+}

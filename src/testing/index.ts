@@ -3,6 +3,7 @@ import { parseDuration, parseRateLimit } from '../../contract/formats.js';
 import { ControlApi } from '../client/control.js';
 import type { FaultInput } from '../../contract/faults.js';
 import type { CheckedRequest, CheckResult, ReceiverReport } from '../../contract/webhook-check.js';
+import type { ControlResponse } from '../../contract/control/schemas.js';
 import { checkWebhookReceiver, type CheckOptions } from '../webhooks/check/index.js';
 import type { Report } from '../scenario/report.js';
 
@@ -26,6 +27,8 @@ export interface ScenarioOptions {
   key?: string;
 }
 export type EmulatorKey = ReadyInfo['keys'][number];
+/** GET /_emulator/coverage's report (docs/coverage.md). */
+export type CoverageReport = ControlResponse<'coverage'>;
 
 export interface StartOptions {
   /** Keep the store in this folder (journaled, survives a restart). Default: memory only. */
@@ -96,6 +99,12 @@ export interface TestEmulator {
   requests(filter?: RequestLogFilter): RequestLogEntry[];
   /** Resolves with the first request log entry (already there or still to come) the predicate accepts. */
   waitForRequest(predicate: (e: RequestLogEntry) => boolean, options?: WaitOptions): Promise<RequestLogEntry>;
+  /**
+   * Integration coverage (docs/coverage.md): every route, error code, event, delivery outcome and
+   * flow of the contract, with how often this emulator answered or delivered it (a reset or a
+   * restore keeps counting), and how to exercise what was not. `ignore`: patterns such as 'payroll'.
+   */
+  coverage(options?: { ignore?: string[] }): CoverageReport;
   /** Resolves with the first event (already emitted or still to come) the predicate accepts. */
   waitForEvent(predicate: (e: EventRecord) => boolean, options?: WaitOptions): Promise<EventRecord>;
   /** Resolves with the first delivery state the predicate accepts, e.g. `d => d.status === 'succeeded'`. */
@@ -199,6 +208,7 @@ function handle(running: RunningEmulator): TestEmulator {
       clear: async () => void (await control.post('/faults/clear')),
     },
     requests: (filter) => requestsOf(services.requestLog, filter),
+    coverage: (options) => services.coverage.report(options?.ignore),
     waitForRequest: (predicate, opts) => waitForRequest(services.requestLog, predicate, opts?.timeout ?? DEFAULT_WAIT_MS),
     waitForEvent: (predicate, opts) => waitFor<EventRecord>(services.store, EVENTS, predicate, opts),
     waitForDelivery: (predicate, opts) => waitFor<DeliveryRecord>(services.store, DELIVERIES, predicate, opts),

@@ -105,6 +105,10 @@ const BAD: Record<string, [string, RegExp]> = {
   SVC_JSON: ['2', /expected true, false, 1 or 0, got "2"/],
   SVC_EXPORT_ON_EXIT: ['', /is empty/],
   SVC_STOP_TIMEOUT: ['0', /expected a duration from 1ms to 1h, got "0"/],
+  SVC_COVERAGE: ['often', /expected true, false, 1 or 0, got "often"/],
+  SVC_COVERAGE_OUT: ['', /is empty/],
+  SVC_COVERAGE_MIN: ['101', /expected a percentage from 0 to 100, got "101"/],
+  SVC_COVERAGE_IGNORE: [' , ', /is empty/],
 };
 
 test('a bad value of any variable: start and exec exit 2 naming the variable and its rule, and nothing runs', async () => {
@@ -112,7 +116,7 @@ test('a bad value of any variable: start and exec exit 2 naming the variable and
   const cases = Object.entries(BAD).flatMap(([env, [value, rule]]) =>
     (['start', 'exec'] as const).filter((c) => env in Object.fromEntries(Object.values(c === 'start' ? START : EXEC).map((s: FlagSpec) => [s.env, 1]))).map((command) => ({ env, value, rule, command })),
   );
-  assert.equal(cases.length, 2 * Object.keys(BAD).length - 3, 'every variable through start and exec (SVC_JSON is start alone, SVC_EXPORT_ON_EXIT and SVC_STOP_TIMEOUT exec alone)');
+  assert.equal(cases.length, 2 * Object.keys(BAD).length - 7, 'every variable through start and exec (SVC_JSON is start alone, SVC_EXPORT_ON_EXIT, SVC_STOP_TIMEOUT and the four SVC_COVERAGE* exec alone)');
   const dir = tempDir('svc-env-bad-');
   // Four at a time: each is a process of its own.
   for (let i = 0; i < cases.length; i += 4) {
@@ -216,7 +220,8 @@ test('every variable through exec: the command sees the emulator they describe, 
   const seed = await runBinary(['emulator', 'exec', '--fixtures', env.SVC_FIXTURES!, '--export-on-exit', seeded, '--', process.execPath, '-e', SEED], { cwd: dir });
   assert.equal(seed.code, 0, seed.stderr);
   const world = join(dir, 'world');
-  Object.assign(env, { SVC_DATA_DIR: join(dir, 'data'), SVC_IMPORT: seeded, SVC_EXPORT_ON_EXIT: world });
+  const coverageOut = join(dir, 'coverage');
+  Object.assign(env, { SVC_DATA_DIR: join(dir, 'data'), SVC_IMPORT: seeded, SVC_EXPORT_ON_EXIT: world, SVC_COVERAGE: '1', SVC_COVERAGE_OUT: coverageOut, SVC_COVERAGE_MIN: '0.5', SVC_COVERAGE_IGNORE: 'payroll' });
   const r = await runBinary(['emulator', 'exec', '--', process.execPath, '-e', PROBE], { env, cwd: dir, timeoutMs: 60_000 });
   assert.equal(r.code, 0, r.stderr);
   const seen = JSON.parse(r.stdout.trim().split('\n').pop()!);
@@ -231,6 +236,12 @@ test('every variable through exec: the command sees the emulator they describe, 
   assert.deepEqual(seen.statuses, [200, 200, 200, 429, 429, 429], 'SVC_RATE_LIMIT=3/1m');
   assert.deepEqual(seen.logged, Array.from({ length: 5 }, (_, i) => `GET /v1/api/payments?limit=10 ${i < 3 ? 429 : 200}`), 'SVC_REQUEST_LOG=5: the newest five of six');
   assert.ok(existsSync(join(world, 'world.json')), 'SVC_EXPORT_ON_EXIT wrote the world');
+  // The SVC_COVERAGE* variables: the count of this run, where SVC_COVERAGE_OUT says, payroll left out.
+  const coverage = JSON.parse(readFileSync(join(coverageOut, 'coverage.json'), 'utf8'));
+  const count = (name: string) => coverage.items.find((i: { name: string }) => i.name === name).count;
+  assert.deepEqual([count('GET /v1/api/payments 200'), count('GET /v1/api/payments 429 RATE_LIMITED')], [3, 3]);
+  assert.ok(coverage.items.filter((i: { ignored: boolean }) => i.ignored).every((i: { name: string }) => /payroll/i.test(i.name)) && coverage.ignored > 0, 'SVC_COVERAGE_IGNORE=payroll');
+  assert.ok(coverage.percent < 5 && coverage.percent >= 0.5, `SVC_COVERAGE_MIN=0.5 passed at ${coverage.percent}%`);
   assert.doesNotMatch(r.stdout + r.stderr, new RegExp(TOKEN), 'the token is never printed');
 });
 

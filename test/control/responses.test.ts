@@ -69,7 +69,7 @@ after(async () => {
 });
 
 describe('real control answers match the control document', () => {
-  test('the emulator itself: health, keys, clock, store maintenance, metrics, the fixtures schema', async () => {
+  test('the emulator itself: health, keys, clock, store maintenance, metrics, the fixtures schema, coverage', async () => {
     assert.equal((await ok('GET', '/health')).service, 'svc-emulator');
     const { keys } = await ok('GET', '/keys');
     assert.ok(keys.some((k: any) => k.merchant_id === MERCHANT && k.revoked));
@@ -85,6 +85,10 @@ describe('real control answers match the control document', () => {
     await ok('GET', '/metrics');
     await ok('POST', '/metrics/reset');
     assert.equal((await ok('GET', '/fixtures.schema.json')).type, 'object');
+    const coverage = await ok('GET', '/coverage?ignore=payroll,nothing-is-called-this');
+    assert.deepEqual(coverage.unmatched_ignore, ['nothing-is-called-this']);
+    assert.equal((await ok('POST', '/coverage/reset')).covered, 0);
+    await refused('GET', '/coverage?ignored=payroll', undefined, 422, 'VALIDATION_ERROR');
   });
 
   test('faults: add (API, delivery), fire, log, presets, remove, clear', async () => {

@@ -41,7 +41,7 @@ function toPublicPayee(p: PayeeRecord): Payee {
 }
 
 /** The owner's PIN, with the shared lockout (422 PIN_INVALID, then 423 PIN_LOCKED). */
-function requireOwnerPin(services: Pick<Services, 'store' | 'clock'>, tx: Transaction, merchant: MerchantRecord, pin: string | undefined, action: string): void {
+function requireOwnerPin(services: Pick<Services, 'store' | 'clock' | 'coverage'>, tx: Transaction, merchant: MerchantRecord, pin: string | undefined, action: string): void {
   if (pin === undefined) throw invalid('pin', `the owner's PIN is required to ${action}`);
   checkPin(services, tx, ownerPinSubject(merchant.id), merchant.owner_pin_hash, pin);
 }
@@ -82,7 +82,7 @@ export function addPayee(services: Pick<Services, 'store' | 'stamps'>, tx: Trans
   return toPublicPayee(payee);
 }
 
-export function approvePayee(services: Pick<Services, 'store' | 'clock'>, tx: Transaction, id: string, pin: string): Payee {
+export function approvePayee(services: Pick<Services, 'store' | 'clock' | 'coverage'>, tx: Transaction, id: string, pin: string): Payee {
   const payee = getPayee(services, id);
   if (payee.status === 'revoked') throw new ApiError('INVALID_STATE', 'This payee was revoked; add it again to start a new approval.');
   requireOwnerPin(services, tx, merchantOr404(services, payee.merchant_id), pin, 'approve a payee');
@@ -98,7 +98,7 @@ export function revokePayee(services: Pick<Services, 'store'>, tx: Transaction, 
 }
 
 /** Lowering a cap is always allowed; raising either cap needs the owner's PIN. */
-export function setPayeeCaps(services: Pick<Services, 'store' | 'clock'>, tx: Transaction, id: string, input: SetPayeeCaps): Payee {
+export function setPayeeCaps(services: Pick<Services, 'store' | 'clock' | 'coverage'>, tx: Transaction, id: string, input: SetPayeeCaps): Payee {
   const payee = getPayee(services, id);
   if (payee.status === 'revoked') throw new ApiError('INVALID_STATE', 'This payee was revoked; its caps can no longer change.');
   const perPayout = input.per_payout_cap ?? payee.per_payout_cap;

@@ -71,7 +71,7 @@ interface NewPayment {
   idempotencyKey?: string;
 }
 
-type SettleServices = Pick<Services, 'store' | 'stamps' | 'clock' | 'hooks'>;
+type SettleServices = Pick<Services, 'store' | 'stamps' | 'clock' | 'hooks' | 'coverage'>;
 
 /** Creates a payment; if it is already final, applies its effects (see `applyOutcome`). */
 export function createPayment(services: SettleServices, tx: Transaction, input: NewPayment): PaymentRecord {
@@ -119,6 +119,7 @@ export function applyOutcome(services: SettleServices, tx: Transaction, payment:
   const data: EventData<'payment.completed'> = { payment: toPublicPayment(settled) };
   if (link) data.link = toPublicLink(link, services.clock.now());
   emitEvent(services, tx, { merchantId: settled.merchant_id, environment: settled.environment }, `payment.${outcome}`, data);
+  services.coverage.signal(`${link ? 'link' : 'charge'}${outcome === 'completed' ? 'Completed' : 'Failed'}`);
   return settled;
 }
 

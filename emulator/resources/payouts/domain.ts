@@ -156,16 +156,17 @@ export function createPayout(ctx: MerchantContext, input: CreatePayout, tx: Tran
   return toPublicPayout(payout);
 }
 
-function settle(services: Pick<Services, 'store' | 'stamps'>, tx: Transaction, payout: PayoutRecord): PayoutRecord {
+function settle(services: Pick<Services, 'store' | 'stamps' | 'coverage'>, tx: Transaction, payout: PayoutRecord): PayoutRecord {
   const resolved = tx.put(PAYOUTS, { ...payout, status: payout.provider_outcome, resolved_at: services.stamps.next() });
   if (resolved.status === 'failed') {
     credit(services, tx, { merchantId: payout.merchant_id, environment: payout.environment, currency: payout.currency }, payout.amount_cents, 'payout_reversal', payout.id);
+    services.coverage.signal('payoutReversed');
   }
   return resolved;
 }
 
 /** The provider's answer; a payout that is gone or already final is left alone. */
-function resolvePayout(services: Pick<Services, 'store' | 'stamps'>, id: string): void {
+function resolvePayout(services: Pick<Services, 'store' | 'stamps' | 'coverage'>, id: string): void {
   services.store.transaction((tx) => {
     const payout = services.store.get(PAYOUTS, id);
     if (payout?.status === 'processing') settle(services, tx, payout);

@@ -32,7 +32,7 @@ export const ownerPinSubject = (merchantId: string) => `owner:${merchantId}`;
  * left) or, on the last allowed try and during the lock, 423 PIN_LOCKED. A right PIN clears
  * the count; a right PIN during the lock is refused too.
  */
-export function checkPin(services: Pick<Services, 'store' | 'clock'>, tx: Transaction, subject: string, pinHash: string | undefined, pin: string): void {
+export function checkPin(services: Pick<Services, 'store' | 'clock' | 'coverage'>, tx: Transaction, subject: string, pinHash: string | undefined, pin: string): void {
   const now = services.clock.now();
   const state = services.store.get(PIN_ATTEMPTS, subject);
   const locked = state?.locked_until_ms != null && now < state.locked_until_ms;
@@ -43,8 +43,10 @@ export function checkPin(services: Pick<Services, 'store' | 'clock'>, tx: Transa
   const before = state && state.locked_until_ms === null ? state.failures : 0;
   if (verifyPin(pin, pinHash)) {
     if (state) tx.delete(PIN_ATTEMPTS, subject);
+    services.coverage.signal('pinApproved');
     return;
   }
+  services.coverage.signal('pinRejected');
   const failures = before + 1;
   if (failures >= PIN_MAX_ATTEMPTS) {
     const until = now + PIN_LOCK_MS;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants } from 'node:os';
-import { startEmulator } from '../../../../emulator/index.js';
+import { coverageHtml, startEmulator } from '../../../../emulator/index.js';
 import { SCOPES } from '../../../../contract/scopes.js';
 import type { CliIO } from '../../io.js';
 import { SilentExit } from '../../errors.js';
@@ -14,6 +14,7 @@ import type { Command } from 'commander';
 import { emulatorOptions } from './start-run.js';
 import { exportWorld, importWorld } from './world-file.js';
 import { reapGroup, signalGroup } from './process-group.js';
+import { checkCoverageOut, finishCoverage, wantsCoverage } from './exec-coverage.js';
 
 // `svc emulator exec [start options] -- <command…>`: the emulator lives exactly as long as the
 // command (as `firebase emulators:exec` does), so a CI step is one line and never leaves an
@@ -29,6 +30,8 @@ const GROUPS = process.platform !== 'win32';
 
 export async function run(command: string[], opts: ExecOptions, io: CliIO, cmd: Command): Promise<void> {
   const origin = originOf(cmd, EXEC);
+  const names = { out: origin.name('coverageOut'), min: origin.name('coverageMin'), ignore: origin.name('coverageIgnore') };
+  const coverageDir = wantsCoverage(opts, origin.from('coverageOut') !== 'default') ? checkCoverageOut(opts.coverageOut, names) : undefined;
   const tempDir = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'svc-exec-'));
   const dataDir = opts.dataDir ?? tempDir!;
   const cleanup = () => tempDir && rmSync(tempDir, { recursive: true, force: true });
@@ -41,6 +44,8 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO, cmd: 
     throw err;
   }
   if (opts.import) await importWorld(emulator, opts.import, origin.name('import')).catch((err) => (cleanup(), Promise.reject(err)));
+  // One run, one count: a --data-dir used before keeps an older count (coverage.json) otherwise.
+  if (coverageDir) emulator.services.coverage.reset();
   const info = emulator.readyInfo();
   const allScopes = (k: (typeof info.keys)[number]) => !k.revoked && SCOPES.every((s) => k.scopes.includes(s));
   const testKey = info.keys.find((k) => k.environment === 'test' && allScopes(k));
@@ -99,6 +104,10 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO, cmd: 
   } catch (err) {
     io.stderr.write(`svc emulator exec: ${origin.name('exportOnExit')} failed: ${(err as Error).message}\n`);
     if (exitCode === 0) exitCode = 1;
+  }
+  if (coverageDir) {
+    const report = emulator.services.coverage.report(opts.coverageIgnore);
+    exitCode = finishCoverage(report, coverageHtml(report), coverageDir, opts, names, io, exitCode);
   }
   try {
     await emulator.close();

@@ -1,7 +1,7 @@
 import { parseDuration, parseRateLimit } from '../../../../contract/formats.js';
 import { parseAllowedHost, parseAllowedHostList, parseControlToken, parsePublicUrl } from '../../../../contract/network.js';
 import { API_FLAGS, type FlagTable } from '../../flags.js';
-import { choiceFlag, durationOrMs, intFlag, nonEmpty } from '../../parse.js';
+import { choiceFlag, durationOrMs, intFlag, nonEmpty, patternList } from '../../parse.js';
 
 // `svc emulator …` flags (flags.ts). START is also the table of SVC_* variables: --help shows
 // each one's variable, docs/containers.md lists them, and test/cli/emulator-env.test.ts holds
@@ -71,7 +71,23 @@ export const EXEC = {
     shows: '5s',
     env: 'SVC_STOP_TIMEOUT',
   },
+  // Integration coverage (docs/coverage.md); each of the three below implies --coverage.
+  coverage: { help: 'at the end, write what the command exercised of the contract (coverage.json, coverage.html) and print a summary', env: 'SVC_COVERAGE' },
+  coverageOut: { value: '<dir>', help: 'where --coverage writes (checked before the command runs)', parse: nonEmpty, default: 'svc-coverage', env: 'SVC_COVERAGE_OUT' },
+  coverageMin: { value: '<percent>', help: 'exit 1 after the command when coverage is below this (0 to 100), even if it passed', parse: percentage, env: 'SVC_COVERAGE_MIN' },
+  coverageIgnore: {
+    value: '<pattern>',
+    help: 'leave out what you do not use, e.g. payroll (repeatable or comma-separated; * matches anything); counted apart',
+    parse: patternList,
+    env: 'SVC_COVERAGE_IGNORE',
+  },
 } as const satisfies FlagTable;
+
+/** 0 to 100, decimals allowed: 80, 92.5. */
+function percentage(value: string): number {
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) > 100) throw new Error(`expected a percentage from 0 to 100, got "${value}".`);
+  return Number(value);
+}
 
 /** --merchant and --environment: control routes that act for one merchant (merchant.ts). */
 const MERCHANT = {
