@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { KEYS } from '../helpers/emulator.js';
 import { cliHome, target } from './cli.js';
 
-// Emulator-only commands (payroll approve, emulator *, trigger payroll_run.*) against a host
+// Emulator-only commands (payroll approve, emulator *, trigger payroll_run.*, coverage) against a host
 // that is not an svc emulator: a local server that records everything it receives. The CLI
 // must refuse (exit 2, saying why) after one credential-free identity probe — the PIN, the key
 // and the action itself never reach that host.
@@ -43,6 +43,7 @@ const commands: [string, string[], string][] = [
   ['trigger payroll_run.completed', ['trigger', 'payroll_run.completed', '--pin', '1357'], KEYS.acmeTest],
   ['emulator clock advance', ['emulator', 'clock', 'advance', '1h'], KEYS.acmeTest],
   ['emulator users', ['emulator', 'users'], KEYS.acmeTest],
+  ['coverage', ['coverage'], KEYS.acmeTest],
 ];
 
 for (const [look, answer] of [

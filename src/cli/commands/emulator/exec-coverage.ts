@@ -50,8 +50,9 @@ export function finishCoverage(report: CoverageReport, html: string, dir: string
     failed = true;
   }
   const min = opts.coverageMin;
-  // Compared on the counts, not the rounded percentage: exactly the threshold passes.
-  if (min !== undefined && report.covered * 100 < min * report.total) {
+  // Compared on the counts, not the rounded percentage: exactly the threshold passes (within a
+  // float's rounding: 100 / 3 given as 33.333333333333336 is the threshold of 1 of 3).
+  if (min !== undefined && report.covered * 100 < min * report.total - 1e-9) {
     say(`coverage ${report.percent.toFixed(1)}% is below ${names.min} ${min}%${code === 0 ? ': exit 1, although the command passed' : `; exit ${code}, the command's own`}`);
     failed = true;
   }
