@@ -12,6 +12,7 @@ import { longrun } from './scenarios/longrun.js';
 import { testing } from './scenarios/testing.js';
 import { remote } from './scenarios/remote.js';
 import { requestLog } from './scenarios/request-log.js';
+import { coverage } from './scenarios/coverage.js';
 import { parity } from './scenarios/parity.js';
 import { exe } from './scenarios/exe.js';
 
@@ -30,6 +31,7 @@ import { exe } from './scenarios/exe.js';
 //                             remote.ts: GET/POST from another host (network namespaces, root) vs loopback
 //                             parity.ts: the whole parity suite (svc parity check) against the emulator
 //                             exe.ts: the single executable (built here) beside the npm package
+//                             request-log.ts, coverage.ts: a feature's cost, off against on (lib/paired.ts)
 //   bench/subjects/<name>.ts  servers under test, started and ready (`Subject`): the loads to
 //                             drive against them and the rows they report (start-up, stalls)
 //   bench/servers/*.ts        the reference servers (bare express 5; express 5 + zod)
@@ -54,7 +56,7 @@ import { exe } from './scenarios/exe.js';
 
 // BENCH_ONLY=<name>[,<name>] runs only those scenarios (their targets alone are judged).
 const ONLY = process.env.BENCH_ONLY?.split(',').map((n) => n.trim()).filter(Boolean);
-const SCENARIOS: Scenario[] = [api, remote, requestLog, webhooks, cli, exe, testing, parity, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
+const SCENARIOS: Scenario[] = [api, remote, requestLog, coverage, webhooks, cli, exe, testing, parity, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

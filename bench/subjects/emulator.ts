@@ -56,15 +56,16 @@ const auth = { authorization: `Bearer ${BENCH_KEY}` };
 /**
  * `root`: the package to run (default this one; BENCH_BASELINE names another built checkout).
  * `extraArgs`: more `svc emulator start` flags (the request-log rows compare `--request-log 0`).
+ * `entry`: what starts it (the coverage row starts both sides with servers/emulator.ts).
  */
-export async function startEmulatorWith(ctx: BenchContext, n: number, tag: string, root = ctx.root, extraArgs: string[] = []): Promise<Subject> {
+export async function startEmulatorWith(ctx: BenchContext, n: number, tag: string, root = ctx.root, extraArgs: string[] = [], entry = ['bin/svc.js', 'emulator', 'start']): Promise<Subject> {
   const dataDir = join(ctx.tmpDir, `emulator-${tag}`);
   mkdirSync(dataDir, { recursive: true });
   ctx.log(`emulator @${tag}: seeding ${n} payments`);
   const seeded = await seedPayments(dataDir, n);
 
   ctx.log(`emulator @${tag}: starting`);
-  const args = ['bin/svc.js', 'emulator', 'start', '--port', '0', '--json', '--quiet', '--rate-limit', 'off', '--data-dir', dataDir, ...extraArgs];
+  const args = [...entry, '--port', '0', '--json', '--quiet', '--rate-limit', 'off', '--data-dir', dataDir, ...extraArgs];
   const emulator = await startChild<{ base_url: string }>(process.execPath, args, root);
   const base = emulator.info.base_url;
   const startRow: Row = {

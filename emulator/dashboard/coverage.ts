@@ -74,8 +74,8 @@ export function mountCoverage(router: Router, services: Services): void {
       dashboardPage(
         'Coverage',
         'coverage',
-        html`<div id="live">${body(services.coverage.report())}</div>
-<form class="inline" method="post" action="/_emulator/coverage/reset" data-control data-done="A new count has begun."><button type="submit">Start a new count</button></form>
+        html`<form class="inline" method="post" action="/_emulator/coverage/reset" data-control data-done="A new count has begun."><button type="submit">Start a new count</button></form>
+<div id="live">${body(services.coverage.report())}</div>
 <p class="muted">What the requests and deliveries exercised of the contract since the count began (a reset, a restore or a restart keeps counting). <code>svc coverage</code> prints it; <code>svc emulator exec --coverage</code> writes it for a CI run.</p>`,
       ),
     ),
