@@ -12,20 +12,8 @@ export const COVERAGE_KINDS = ['route', 'error', 'event', 'delivery', 'flow'] as
 export type CoverageKind = (typeof COVERAGE_KINDS)[number];
 
 /** A state change the emulator reports as it happens (emulator/coverage.ts). */
-export type CoverageSignal =
-  | 'first'
-  | 'after5xx'
-  | 'afterTimeout'
-  | 'deadLetter'
-  | 'redelivered'
-  | 'duplicate'
-  | 'linkCompleted'
-  | 'linkFailed'
-  | 'chargeCompleted'
-  | 'chargeFailed'
-  | 'pinApproved'
-  | 'pinRejected'
-  | 'payoutReversed';
+export type CoverageSignal = 'first' | 'after5xx' | 'afterTimeout' | 'deadLetter' | 'redelivered' | 'duplicate' | 'linkCompleted' | 'linkFailed'
+  | 'chargeCompleted' | 'chargeFailed' | 'pinApproved' | 'pinRejected' | 'payoutReversed';
 
 /** A merchant API answer that marks a flow: of one route (any, when absent), with this status or code. */
 export interface AnswerMatch {
@@ -79,12 +67,7 @@ const FLOWS: Listed[] = [
   { name: 'link expired', answers: [{ route: 'simulateLink', code: 'LINK_EXPIRED' }], weight: 25, how: 'create a link with expires_at, svc emulator clock advance past it, then simulate' },
   { name: 'mandate charged', signal: 'chargeCompleted', weight: 20, how: 'POST /v1/api/charges on an active mandate' },
   { name: 'mandate charge declined', signal: 'chargeFailed', weight: 30, how: 'charge a card mandate saved with the declining card 4000000000000002 (or send "outcome":"failed" with a test key)' },
-  {
-    name: 'mandate revoked then charged',
-    answers: [{ route: 'createCharge', code: 'MANDATE_NOT_ACTIVE', message: 'revoked' }],
-    weight: 25,
-    how: 'DELETE /v1/api/mandates/:id, then POST /v1/api/charges on it: 422 MANDATE_NOT_ACTIVE',
-  },
+  { name: 'mandate revoked then charged', answers: [{ route: 'createCharge', code: 'MANDATE_NOT_ACTIVE', message: 'revoked' }], weight: 25, how: 'DELETE /v1/api/mandates/:id, then POST /v1/api/charges on it: 422 MANDATE_NOT_ACTIVE' },
   { name: 'OTP verified', answers: [{ route: 'completeSubMerchant', status: 201 }], weight: 20, how: 'start, read the code (svc emulator otp <phone>), complete' },
   { name: 'OTP locked out', answers: [{ code: 'OTP_LOCKED' }], weight: 30, how: 'complete with a wrong code 5 times: 423 OTP_LOCKED' },
   { name: 'PIN approved', signal: 'pinApproved', weight: 20, how: 'approve a payroll run (svc payroll approve) or a wallet mandate with the right PIN' },
@@ -92,12 +75,7 @@ const FLOWS: Listed[] = [
   { name: 'payout within the cap', answers: [{ route: 'createPayout', status: 201 }], weight: 20, how: "POST /v1/api/payouts to an approved payee, within its caps" },
   { name: 'payout over the cap', answers: [{ route: 'createPayout', code: 'VALIDATION_ERROR', message: 'cap' }], weight: 30, how: "POST /v1/api/payouts over the payee's per_payout_cap or daily_cap: 422" },
   { name: 'payout failed and reversed', signal: 'payoutReversed', weight: 25, how: 'svc emulator payout-provider queue failed, create a payout, svc emulator clock advance 2s' },
-  {
-    name: 'second page of a list',
-    answers: [{ route: 'listPayments', status: 200, query: 'before' }, { route: 'listPayouts', status: 200, query: 'offset' }],
-    weight: 30,
-    how: 'list payments, then again with before=<next_before> (payouts: offset)',
-  },
+  { name: 'second page of a list', answers: [{ route: 'listPayments', status: 200, query: 'before' }, { route: 'listPayouts', status: 200, query: 'offset' }], weight: 30, how: 'list payments, then again with before=<next_before> (payouts: offset)' },
 ];
 
 const fault = (status: number) => (r: RouteFacts) => `svc emulator faults add --route "${r.method} ${r.path}" --status ${status} --times 1, then call it`;
