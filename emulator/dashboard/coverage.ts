@@ -1,4 +1,3 @@
-import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { CoverageReport } from '../../contract/control/coverage.js';
 import { COVERAGE_KINDS } from '../../contract/coverage.js';
@@ -6,7 +5,7 @@ import type { Services } from '../services.js';
 import { html, raw, type Html } from '../pages/html.js';
 import { STYLESHEET } from '../pages/style.js';
 import { DASHBOARD_STYLESHEET } from './style.js';
-import { dashboardPage, sendDashboard } from './layout.js';
+import { dashboardPage } from './layout.js';
 import { when } from './format.js';
 
 // Integration coverage as a page: the dashboard's Coverage section, and the self-contained
@@ -66,18 +65,13 @@ ${body(r)}
 `.text;
 }
 
-export function mountCoverage(router: Router, services: Services): void {
-  router.get('/coverage', (_req: Request, res: Response) =>
-    sendDashboard(
-      res,
-      200,
-      dashboardPage(
-        'Coverage',
-        'coverage',
-        html`<form class="inline" method="post" action="/_emulator/coverage/reset" data-control data-done="A new count has begun."><button type="submit">Start a new count</button></form>
+/** The dashboard's Coverage page (router.ts serves it). */
+export function coveragePage(services: Services): Html {
+  return dashboardPage(
+    'Coverage',
+    'coverage',
+    html`<form class="inline" method="post" action="/_emulator/coverage/reset" data-control data-done="A new count has begun."><button type="submit">Start a new count</button></form>
 <div id="live">${body(services.coverage.report())}</div>
 <p class="muted">What the requests and deliveries exercised of the contract since the count began (a reset, a restore or a restart keeps counting). <code>svc coverage</code> prints it; <code>svc emulator exec --coverage</code> writes it for a CI run.</p>`,
-      ),
-    ),
   );
 }

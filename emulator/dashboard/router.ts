@@ -15,7 +15,7 @@ import { mountApprovals } from './approvals.js';
 import { mountTime } from './time.js';
 import { mountFaults } from './faults.js';
 import { mountLogs } from './logs.js';
-import { mountCoverage } from './coverage.js';
+import { coveragePage } from './coverage.js';
 
 // The local dashboard at {base_url}/dashboard: server-rendered pages over the same functions
 // the control routes call, and one script that sends every action to the control API. It sits
@@ -41,7 +41,7 @@ export function dashboardRouter(services: Services): Router {
   mountTime(router, services);
   mountFaults(router, services);
   mountLogs(router, services);
-  mountCoverage(router, services);
+  router.get('/coverage', (_req: Request, res: Response) => sendDashboard(res, 200, coveragePage(services)));
   router.use((_req: Request, res: Response) => {
     sendDashboard(res, 404, dashboardPage('Not found', 'events', html`<p>There is no dashboard page here. <a href="/dashboard">Back to events</a></p>`));
   });

@@ -100,7 +100,7 @@ test('a merchant suite under exec --coverage: coverage.json lists exactly what i
   assert.ok(report.items.filter((i: Item) => !i.covered).every((i: Item) => i.count === 0 && !i.ignored));
   const total = report.items.length;
   assert.deepEqual([report.covered, report.total, report.ignored], [14, total, 0]);
-  assert.equal(report.percent, Math.floor((14 / total) * 1000) / 10);
+  assert.equal(report.percent, Math.floor(14_000 / total) / 10);
   assert.equal(report.kinds.find((k: { kind: string }) => k.kind === 'delivery').covered, 1);
   // The summary: a row per kind, then the ten most important never exercised, each with its how.
   assert.match(r.stderr, new RegExp(`${report.percent.toFixed(1)}% covered: 14 of ${total} items`));

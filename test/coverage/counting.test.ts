@@ -17,15 +17,16 @@ after(async () => {
 const coverage = async (emu: TestEmulator, query = '') => (await emu.request('GET', `/_emulator/coverage${query}`, { key: null })).json.data;
 const countOf = (report: { items: Array<{ name: string; count: number }> }, name: string) => report.items.find((i) => i.name === name)?.count;
 
-test('answers count by route template: two ids are one item; the summary route is its own', async () => {
+test('answers count by route template: two ids are one item; the summary route is its own; test and live keys alike', async () => {
   const emu = await startTestEmulator({ store: 'memory' });
   running.push(emu);
   for (const id of ['pay_one', 'pay_two', 'pay_%ZZ']) assert.equal((await emu.request('GET', `/v1/api/payments/${id}`)).status, 404);
   assert.equal((await emu.request('GET', '/v1/api/payments/summary')).status, 200);
+  assert.equal((await emu.request('GET', '/v1/api/payments/summary', { key: KEYS.acmeLive })).status, 200);
   assert.equal((await emu.request('HEAD', '/v1/api/payments')).status, 200);
   const report = await coverage(emu);
   assert.equal(countOf(report, 'GET /v1/api/payments/:id 404 NOT_FOUND'), 2, 'the malformed id is the router\'s 404, before any route');
-  assert.equal(countOf(report, 'GET /v1/api/payments/summary 200'), 1);
+  assert.equal(countOf(report, 'GET /v1/api/payments/summary 200'), 2, 'test and live keys alike');
   assert.equal(countOf(report, 'GET /v1/api/payments 200'), 1, 'HEAD is answered by the GET route');
   assert.equal(countOf(report, 'GET /v1/api/payments/:id 200'), 0);
   assert.equal(report.covered, 3);
