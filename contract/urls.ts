@@ -18,15 +18,18 @@ const REST = '(?:[/?#][\\x21-\\x7e]*)?';
 const https = `https://(?:${HOST_NAME}|${IPV4})${PORT}${REST}`;
 const httpTo = (hosts: string[]) => `http://(?:${hosts.join('|')})${PORT}${REST}`;
 
-/** redirect_url: https:// without credentials; http://localhost with a test key only. */
-export const REDIRECT_URL_PATTERN = `^(?:${https}|${httpTo(['localhost'])})$`;
+const LOOPBACK_HOSTS = ['localhost', '127\\.0\\.0\\.1', '\\[::1\\]'];
+
+/** redirect_url: https:// without credentials; plain http:// to a loopback name with a test key only. */
+export const REDIRECT_URL_PATTERN = `^(?:${https}|${httpTo(LOOPBACK_HOSTS)})$`;
 
 export const REDIRECT_URL_DESCRIPTION =
-  'Where the payer returns after paying: an absolute `https://` URL without credentials. `http://localhost` (that host name exactly, any port and path) is accepted with a test key only; a live key gets 422 for it. ' +
-  'The pattern lists the URLs a test key may send; the server also accepts an IPv6 literal or an internationalized host name after https://.';
+  'Where the payer returns after paying: an absolute `https://` URL without credentials. Plain `http://` to `localhost`, `127.0.0.1` or `[::1]` (those host names exactly, any port and path; not `localhost.example`) is accepted with a test key only; a live key gets 422 for it. ' +
+  "An emulator started with `--allow-host NAME` also takes plain `http://` to those names with a test key (an app's container, `http://app:3000/thanks`). " +
+  'The pattern lists the URLs a test key may send to every emulator; the server also accepts an IPv6 literal or an internationalized host name after https://.';
 
 /** Webhook url: https:// without credentials; plain http:// to loopback (and, for test endpoints, to --allow-host names). */
-export const WEBHOOK_URL_PATTERN = `^(?:${https}|${httpTo(['localhost', '127\\.0\\.0\\.1', '\\[::1\\]'])})$`;
+export const WEBHOOK_URL_PATTERN = `^(?:${https}|${httpTo(LOOPBACK_HOSTS)})$`;
 
 export const WEBHOOK_URL_DESCRIPTION =
   'Where deliveries are POSTed: an absolute `https://` URL without credentials, or plain `http://` to `localhost`, `127.0.0.1` or `[::1]` (test and live). ' +

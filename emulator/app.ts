@@ -18,8 +18,10 @@ import { localOnly } from './http/local-guard.js';
 import { DOORS, mountDoors } from './http/doors.js';
 import { requireHost } from './http/client-error.js';
 import { refuseDeepJson } from './http/json-depth.js';
+import { describeJsonError } from './http/json-syntax.js';
 import { oneHandlerPerTurn } from './performance/request-turns.js';
 import { watchOf, watchRequest } from './request-log/record.js';
+import { redactPath } from './request-log/redact.js';
 
 // The HTTP layer: it only translates. Trace ids, the doors of the non-/v1 surfaces, body
 // parsing, the merchant routes (through the gateway), the control API, and the envelope for
@@ -65,8 +67,9 @@ export function createApp(services: Services, options: AppOptions) {
       const start = performance.now();
       res.on('finish', () => {
         const key = res.locals.keyRecord;
+        // As the request log shows it (redacted; services.log cleans the rest): a dashboard login link's token included.
         services.log.info(
-          `${req.method} ${req.originalUrl} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms` +
+          `${req.method} ${redactPath(req.originalUrl, services.secrets)} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms` +
             `${key ? ` key=${maskSecret(key.key)}` : ''} trace=${traceId}`,
         );
       });
@@ -127,8 +130,9 @@ export function createApp(services: Services, options: AppOptions) {
   });
 
   // Body-parser failures (bad JSON, too large) and anything else thrown outside the gateway.
-  app.use((err: Error & { type?: string; status?: number }, req: Request, res: Response, _next: NextFunction) => {
-    if (err.type === 'entity.parse.failed') return sendError(res, new ApiError('VALIDATION_ERROR', `body: not valid JSON (${err.message})`));
+  app.use((err: Error & { type?: string; status?: number; body?: unknown }, req: Request, res: Response, _next: NextFunction) => {
+    // Where it broke, never what it held (http/json-syntax.ts).
+    if (err.type === 'entity.parse.failed') return sendError(res, new ApiError('VALIDATION_ERROR', describeJsonError(typeof err.body === 'string' ? err.body : '', err.message)));
     if (err.type === 'entity.too.deep') return sendError(res, new ApiError('VALIDATION_ERROR', err.message));
     if (err.type === 'entity.too.large') return sendError(res, new ApiError('VALIDATION_ERROR', 'body: larger than the 1 MB limit'));
     // The router could not percent-decode a path parameter: no resource has such an id.

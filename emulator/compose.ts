@@ -9,7 +9,7 @@ import { TokenDoor } from './http/token-door.js';
 import { Coverage } from './coverage.js';
 
 /** The one place an emulator's parts are made (server.ts, once per emulator): services.ts only names them. */
-export function composeServices(given: Pick<Services, 'store' | 'clock' | 'config' | 'log' | 'requestLog' | 'monitor' | 'dataDir'>): Services {
+export function composeServices(given: Pick<Services, 'store' | 'clock' | 'config' | 'log' | 'requestLog' | 'monitor' | 'dataDir' | 'secrets'>): Services {
   // These three keep the whole emulator, and use it only once it runs.
   let scheduler: Scheduler, deliveries: DeliveryEngine, stream: StreamHub;
   const services: Services = {

@@ -15,6 +15,8 @@ import { DEFAULT_REQUEST_LOG } from './request-log/records.js';
 import { RequestLog } from './request-log/log.js';
 import type { EmulatorConfig, Logger, Services } from './services.js';
 import { composeServices } from './compose.js';
+import { heldSecrets } from './request-log/held-secrets.js';
+import { NO_HELD_SECRETS, redactingLogger } from './request-log/redact.js';
 import { createApp } from './app.js';
 import { answerClientErrors } from './http/client-error.js';
 import { allCollections, resources } from './registry.js';
@@ -130,8 +132,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // whether or not this start seeds: a refused file throws naming each problem's JSON path.
   const fixtureFile = options.fixtures ? readFixtures(options.fixtures) : readFixtures('fixtures/default.json (bundled)', () => shippedText('fixtures/default.json'));
   const dataDir = options.store === 'memory' ? null : resolve(options.dataDir ?? DEFAULT_DATA_DIR);
-  const log = options.logger ?? consoleLogger;
-  if (dataDir) prepareDataDir(dataDir, log);
+  // Every line the emulator writes is redacted (request-log/redact.ts); before the store is open only by pattern.
+  const given = options.logger ?? consoleLogger;
+  if (dataDir) prepareDataDir(dataDir, redactingLogger(given, NO_HELD_SECRETS));
   const monitor = new LoopMonitor(options.ownsProcess ? { heap: tuneHeapForLongRun(), helperThreads: await yieldCpuToEventLoop() } : undefined);
   const store = dataDir ? await FileStore.open(dataDir, { fsync: options.fsync, onActivity: () => monitor.noteActivity() }) : new MemoryStore();
   // The clock carries on from where the data dir's clock stood (scheduler/clock-record.ts): a
@@ -163,6 +166,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     coverage: true,
     ...options.config,
   };
+  for (const c of allCollections()) store.define(c); // before anything is logged: the secrets are looked up in an index
+  const secrets = heldSecrets(store, config);
+  const log = redactingLogger(given, secrets);
   let requestLog: RequestLog;
   try {
     requestLog = new RequestLog({ limit: config.requestLog, dir: dataDir ? join(dataDir, 'request-log') : null, fsync: options.fsync, log, clock, retainDays: config.retainDays });
@@ -170,13 +176,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     await store.close();
     throw err;
   }
-  const services = composeServices({ store, clock, config, log, requestLog, monitor, dataDir });
+  const services = composeServices({ store, clock, config, log, requestLog, monitor, dataDir, secrets });
   for (const f of options.faults ?? []) services.faults.add(f);
   if (stored && options.clockStart !== undefined && stored.now_ms > options.clockStart) {
     services.log.warn(`the data dir's clock stands at ${new Date(stored.now_ms).toISOString()}, after the start time given; it carries on from there (the clock never goes back)`);
   }
 
-  for (const c of allCollections()) store.define(c);
   for (const r of resources) r.subscribe?.(services);
   const fixtures = () => fixtureFile;
   let seededAtStart: WorldSnapshot | undefined;

@@ -5,6 +5,7 @@ import type { Timestamps } from './ids.js';
 import type { FaultSet } from './faults/set.js';
 import type { Environment, KeyRecord, MerchantRecord } from './resources/merchants/records.js';
 import type { RequestLog } from './request-log/log.js';
+import type { HeldSecrets } from './request-log/redact.js';
 import type { LoopMonitor } from './performance/loop-monitor.js';
 import type { Request, Response } from 'express';
 import type { TokenDoor } from './http/token-door.js';
@@ -27,6 +28,8 @@ export interface Services {
   readonly monitor: LoopMonitor;
   /** The file store's folder (snapshots are kept under it); null with the memory store. */
   readonly dataDir: string | null;
+  /** Its secrets of no fixed shape, for every redaction (request-log/held-secrets.ts); `log` already redacts with them. */
+  readonly secrets: HeldSecrets;
   /** Unique, increasing creation timestamps (see ids.ts). */
   readonly stamps: Timestamps;
   /** Reactions other modules register at setup. */

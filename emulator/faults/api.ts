@@ -8,6 +8,7 @@ import { latencyOf, type Fault } from './set.js';
 import { FAULT_HEADER } from '../../contract/faults.js';
 import type { RouteTable } from '../gateway/dispatch.js';
 import type { RouteDef } from '../gateway/route.js';
+import { clean, redactPath } from '../request-log/redact.js';
 
 // API faults, applied by the gateway (gateway/mount.ts) at two points of a merchant request:
 //
@@ -81,8 +82,9 @@ function announce(services: Services, f: Fault, req: Request, res: Response, lat
   const text = describe(f, latencyMs);
   if (!res.headersSent) res.setHeader(FAULT_HEADER, text);
   const traceId = res.locals.traceId;
-  services.faults.record({ fault_id: f.id, kind: f.kind, target: `${req.method} ${req.path}`, trace_id: traceId, after_commit: f.after_commit, detail: text });
-  services.log.notice(`[fault] ${text} on ${req.method} ${req.path}${traceId ? ` (trace ${traceId})` : ''}`);
+  const target = `${req.method} ${redactPath(req.path, services.secrets)}`; // the fired log and the console show no secret of the path
+  services.faults.record({ fault_id: f.id, kind: f.kind, target, trace_id: traceId === undefined ? undefined : clean(traceId, services.secrets), after_commit: f.after_commit, detail: text });
+  services.log.notice(`[fault] ${text} on ${target}${traceId ? ` (trace ${traceId})` : ''}`);
 }
 
 /**

@@ -5,6 +5,8 @@ import { RateLimitedError } from './rate-limit.js';
 import { StoreWriteError } from '../store/store-write-error.js';
 import { describeZodError } from '../../contract/zod-error.js';
 import { watchOf } from '../request-log/record.js';
+import { clean } from '../request-log/redact.js';
+import { inspect } from 'node:util';
 
 // The response envelope, once: `{success:true,data}` or `{success:false,error:{code,message}}`.
 
@@ -43,7 +45,8 @@ function toApiError(err: unknown): ApiError {
   if (err instanceof z.ZodError) return new ApiError('VALIDATION_ERROR', describeZodError(err));
   // The disk refused the write; it was rolled back, so the client may retry once it is fixed.
   if (err instanceof StoreWriteError) return new ApiError('SERVICE_UNAVAILABLE', `The change was not kept: ${err.reason}. Nothing was done; retry once the disk accepts writes.`);
-  console.error('[emulator] internal error:', err);
+  // Not through services.log (none reaches here), but redacted the same way by pattern: a stack may quote what it was handed.
+  process.stderr.write(`[emulator] internal error: ${clean(inspect(err))}\n`);
   return new ApiError('INTERNAL_ERROR', 'The emulator hit an internal error; see its console.');
 }
 

@@ -172,14 +172,23 @@ export function localOnly(services: Services, options: LocalGuardOptions = {}): 
       const peer = req.socket.remoteAddress ?? '';
       const local = isLoopbackPeer(peer);
       const door = services.tokenDoor;
-      const wait = local ? 0 : door.blockedFor(peer);
+      const header = req.headers[CONTROL_TOKEN_HEADER.toLowerCase()];
+      const queryToken = req.query[CONTROL_TOKEN_QUERY];
+      // The session cookie counts where the dashboard's own pages use it: its pages and feed,
+      // and the control API when the request comes from one of its pages (Origin present and
+      // the emulator's own: checked above). Never in the header: it is not the token.
+      const sessionCounts = options.session === 'page' || (options.session === 'same-origin' && req.headers.origin !== undefined);
+      const inSession = !local && queryToken === undefined && typeof header !== 'string' && sessionCounts && door.hasSession(cookie(req, sessionCookieName(host)));
+      // The throttle stops guesses, so a valid session (no guess) is never throttled: wrong tokens
+      // from any web page (<img src=…?token=wrong>) share the peer address of a logged-in
+      // teammate behind the same NAT, or of the teammate's own browser, and would lock them out.
+      const wait = local || inSession ? 0 : door.blockedFor(peer);
       if (wait > 0) return throttled(res, wait);
       const wrongToken = (given: string) => {
         if (tokenMatches(given, config.controlToken)) return false;
         if (!local) door.failed(peer);
         return true;
       };
-      const queryToken = req.query[CONTROL_TOKEN_QUERY];
       if (queryToken !== undefined) {
         // The login link: the token is traded for a session (an HttpOnly cookie) and leaves the
         // address bar (and the history and Referer) at once.
@@ -198,12 +207,7 @@ export function localOnly(services: Services, options: LocalGuardOptions = {}): 
         return refuse(res, 'token', 401, `Refused: a control token in the query string is accepted only by the dashboard's login link; send it in the ${CONTROL_TOKEN_HEADER} header.`);
       }
       if (!local) {
-        const header = req.headers[CONTROL_TOKEN_HEADER.toLowerCase()];
-        // The session cookie counts where the dashboard's own pages use it: its pages and feed,
-        // and the control API when the request comes from one of its pages (Origin present and
-        // the emulator's own: checked above). Never in the header: it is not the token.
-        const sessionCounts = options.session === 'page' || (options.session === 'same-origin' && req.headers.origin !== undefined);
-        const allowed = typeof header === 'string' ? !wrongToken(header.trim()) : sessionCounts && door.hasSession(cookie(req, sessionCookieName(host)));
+        const allowed = typeof header === 'string' ? !wrongToken(header.trim()) : inSession;
         if (!allowed) {
           return refuse(
             res,

@@ -98,7 +98,7 @@ export class RequestLog {
       try {
         listener(entry);
       } catch (err) {
-        console.error('[emulator] a request log listener failed (the entry itself is kept):', err);
+        this.options.log.warn(`a request log listener failed (the entry itself is kept): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       }
     }
     if (this.entries.length - this.written >= FLUSH_ENTRIES && this.failure === null) this.flush();

@@ -61,7 +61,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 // no secrecy: it only has to be unlikely to repeat, which 80 bits of Math.random (V8 seeds it
 // from the OS's randomness at start) are.
 export const newIdempotencyKey = (): string => process.getBuiltinModule('node:crypto').randomUUID();
-const newTraceId = (): string => `trc_cli_${randomHex(10)}${randomHex(10)}`;
+export const newTraceId = (): string => `trc_cli_${randomHex(10)}${randomHex(10)}`;
 
 const randomHex = (digits: number): string => Math.floor(Math.random() * 16 ** digits).toString(16).padStart(digits, '0');
 

@@ -7,26 +7,30 @@ import { tempDir } from '../helpers/emulator.js';
 import { rawRequest } from '../helpers/raw-http.js';
 
 // What `svc emulator start` tells the person who starts it for other hosts: the banner names
-// the names it accepts, the control token it made up and the dashboard's login link, says how
-// to add a name when there is none, and warns when `*` turns DNS-rebinding protection off.
+// the names it accepts, says a control token was made up and where it is (never the token, nor a
+// login link holding it: issue 46), says how to add a name when there is none, and warns when `*`
+// turns DNS-rebinding protection off.
 // The binary, because start owns its process (signals, exit). Traffic goes to loopback only.
 
-test('off loopback with no names: the banner says how to add one, shows the made-up token and the login link', async () => {
+test('off loopback with no names: the banner says how to add one and where the made-up token is, and prints the token nowhere', async () => {
   const dataDir = tempDir();
   const run = startCli(['emulator', 'start', '--host', '0.0.0.0', '--port', '0', '--data-dir', dataDir]);
   try {
     await run.waitFor(/Stop: Ctrl-C/);
     const out = run.stdout();
     assert.match(out, /add --allow-host NAME \(or SVC_ALLOWED_HOSTS\)/);
-    const token = /Control\s+(svc_ctl_[A-Za-z0-9_-]{32})/.exec(out)?.[1];
-    assert.ok(token, out);
-    assert.match(out, new RegExp(`Dashboard\\s+http://\\S+/dashboard\\?token=${token}`));
-    assert.doesNotMatch(out, /0\.0\.0\.0/, 'no URL names 0.0.0.0');
     const discovery = JSON.parse(readFileSync(join(dataDir, 'emulator.json'), 'utf8'));
-    assert.equal(discovery.control_token, token);
-    // The login link works (from loopback, where the emulator's local URL is).
+    const token: string = discovery.control_token;
+    assert.match(token, /^svc_ctl_[A-Za-z0-9_-]{32}$/);
+    assert.match(out, new RegExp(`Control\\s+svc_ctl_…${token.slice(-4).replace(/[-]/g, '\\-')} .*control_token in ${join(dataDir, 'emulator.json').replace(/[.]/g, '\\.')}`));
+    assert.match(out, /Dashboard\s+http:\/\/\S+\/dashboard \(other hosts: add \?token=<control token> once\)/);
+    assert.doesNotMatch(out, /0\.0\.0\.0/, 'no URL names 0.0.0.0');
+    // The login link works (from loopback, where the emulator's local URL is), and its request line shows no token.
     const login = await rawRequest(discovery.local_url, 'GET', `/dashboard?token=${token}`);
     assert.equal(login.status, 303);
+    await run.waitFor(/GET \/dashboard\?token=\S+ 303/);
+    assert.match(run.stderr(), /GET \/dashboard\?token=\[redacted\] 303/);
+    assert.ok(!(run.stdout() + run.stderr()).includes(token), 'the token is printed nowhere');
   } finally {
     assert.equal(await run.interrupt(), 0);
   }

@@ -7,6 +7,7 @@ import type { Environment } from '../merchants/records.js';
 import { MERCHANTS } from '../merchants/records.js';
 import type { CreatePaymentLink, PaymentLink } from '../../../contract/resources/payment-links.js';
 import { findOwn } from '../merchants/own.js';
+import { hostIsAllowed, isLoopbackHost } from '../../../contract/network.js';
 
 export const PAYMENT_LINKS = collection<LinkRecord>()('payment_links', { by_code: (l) => l.link_code });
 
@@ -44,9 +45,11 @@ export function toPublicLink(link: LinkRecord, now: number): PaymentLink {
 
 /**
  * The spec's redirect rules: https:// without credentials; http://localhost only with a test
- * key. "localhost" means that host name exactly (any port and path).
+ * key. "localhost" is read as a test host: a loopback name (localhost, 127.0.0.1, [::1], exactly)
+ * or a name the emulator was told to accept (--allow-host: an app's container). Nothing else:
+ * http://localhost.evil.example is another site.
  */
-function checkRedirectUrl(raw: string, environment: Environment): void {
+function checkRedirectUrl(raw: string, ctx: MerchantContext): void {
   let url: URL;
   try {
     url = new URL(raw);
@@ -55,16 +58,17 @@ function checkRedirectUrl(raw: string, environment: Environment): void {
   }
   if (url.username || url.password) throw invalid('redirect_url', 'must not carry credentials');
   if (url.protocol === 'https:') return;
-  if (url.protocol === 'http:' && url.hostname === 'localhost') {
-    if (environment === 'test') return;
-    throw invalid('redirect_url', 'http://localhost is accepted only with a test key');
-  }
-  throw invalid('redirect_url', 'must be https:// (http://localhost is accepted with a test key)');
+  const allowed = ctx.services.config.allowedHosts;
+  const testHost = url.protocol === 'http:' && (isLoopbackHost(url.hostname) || hostIsAllowed(url.hostname, allowed));
+  if (testHost && ctx.environment === 'test') return;
+  if (testHost) throw invalid('redirect_url', 'plain http:// is accepted only with a test key');
+  const names = ['localhost, 127.0.0.1 or [::1]', ...(allowed.length > 0 ? [`an --allow-host name (${allowed.join(', ')})`] : [])].join(', or ');
+  throw invalid('redirect_url', `must be https:// (plain http:// only to ${names}, with a test key)`);
 }
 
 export function createLink(ctx: MerchantContext, input: CreatePaymentLink, tx: Transaction): PaymentLink {
   const now = ctx.services.clock.now();
-  if (input.redirect_url !== undefined) checkRedirectUrl(input.redirect_url, ctx.environment);
+  if (input.redirect_url !== undefined) checkRedirectUrl(input.redirect_url, ctx);
   if (input.expires_at !== undefined && Date.parse(input.expires_at) <= now) throw invalid('expires_at', 'must be in the future');
   if (input.sub_merchant_id !== undefined) {
     const sub = ctx.services.store.get(MERCHANTS, input.sub_merchant_id);

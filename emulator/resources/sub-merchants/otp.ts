@@ -77,7 +77,9 @@ export function sendOtp(services: Pick<Services, 'store' | 'clock' | 'log'>, tx:
     failures: 0,
     spent_at: null,
   });
-  services.log.notice(`SMS to ${scope.phone}: ${code}`);
+  // The console says a code was sent, not the code: nothing secret reaches it (docker logs, CI
+  // logs). It waits in the inbox (GET /_emulator/otp/{phone}, svc emulator otp, the dashboard).
+  services.log.notice(`SMS to ${scope.phone}: a ${code.length}-digit code (read it with svc emulator otp ${scope.phone}, or on the dashboard's Approvals & inboxes page)`);
   return otp;
 }
 

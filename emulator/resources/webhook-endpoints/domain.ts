@@ -10,7 +10,13 @@ import type { CreateWebhookEndpoint, WebhookEndpoint } from '../../../contract/r
 import { findOwn } from '../merchants/own.js';
 import { hostIsAllowed, isLoopbackHost } from '../../../contract/network.js';
 
-export const WEBHOOK_ENDPOINTS = collection<EndpointRecord>()('webhook_endpoints', { live_by_scope: (e) => (e.deleted_at ? undefined : scopeKey(e.merchant_id, e.environment)) });
+export const WEBHOOK_ENDPOINTS = collection<EndpointRecord>()('webhook_endpoints', {
+  live_by_scope: (e) => (e.deleted_at ? undefined : scopeKey(e.merchant_id, e.environment)),
+  // Deleted endpoints' too: a secret stays one (the redaction looks secrets up here: request-log/held-secrets.ts).
+  by_secret: (e) => e.secret,
+});
+/** A signing secret's length: 32 random bytes as base64url (the spec's "43 random base64url characters"). */
+export const SECRET_LENGTH = 43;
 
 export interface EndpointRecord extends StoredRecord {
   id: string;
@@ -65,7 +71,7 @@ export function createEndpoint(ctx: MerchantContext, input: z.infer<typeof Creat
     environment: ctx.environment,
     url: input.url,
     events: input.events,
-    secret: randomBytes(32).toString('base64url'), // 32 bytes -> exactly 43 base64url characters
+    secret: randomBytes(32).toString('base64url'), // 32 bytes -> exactly SECRET_LENGTH base64url characters
     created_at: ctx.services.stamps.next(),
   });
   return { endpoint: toPublicEndpoint(record), secret: record.secret };

@@ -2,6 +2,8 @@ import chalk from 'chalk';
 import type { Command } from 'commander';
 import { consoleLogger, startEmulator, type EmulatorOptions, type ReadyInfo, type RunningEmulator } from '../../../../emulator/index.js';
 import type { CliIO } from '../../io.js';
+import { join } from 'node:path';
+import { maskSecret } from '../../mask.js';
 import { originOf } from '../../options.js';
 import { importWorld } from './world-file.js';
 import { readFaultFile } from './faults.js';
@@ -93,7 +95,8 @@ export async function run(_a: string[], opts: StartOptions, io: CliIO, cmd: Comm
       `  Checkout  ${chalk.cyan(info.checkout_url)}`,
       `  Data dir  ${info.data_dir}`,
     ];
-    if (testKey) lines.push(`  Test key  ${chalk.yellow(testKey.key)} ${chalk.dim(`(${testKey.name}, ${testKey.merchant_id}, all scopes)`)}`);
+    // Masked like every key the console shows (issue 46: docker logs and CI logs are read by others); the whole key: --json, svc emulator keys --json.
+    if (testKey) lines.push(`  Test key  ${chalk.yellow(maskSecret(testKey.key))} ${chalk.dim(`(${testKey.name}, ${testKey.merchant_id}, all scopes; whole: svc emulator keys --json)`)}`);
     const fromEnv = Object.entries(START).flatMap(([prop, spec]) => (origin.from(prop) === 'env' ? [spec.env] : []));
     if (fromEnv.length > 0) lines.push(`  From env  ${fromEnv.join(', ')} ${chalk.dim('(a flag wins over its variable)')}`);
     lines.push(...networkLines(options, info, emulator.controlToken !== null || options.publicUrl !== undefined || (options.allowedHosts?.length ?? 0) > 0));
@@ -118,12 +121,12 @@ function networkLines(opts: EmulatorOptions, info: ReadyInfo, exposed: boolean):
   } else if (opts.publicUrl === undefined) {
     lines.push(chalk.dim('  Only IP addresses reach it by Host; to use a name (a compose service), add --allow-host NAME (or SVC_ALLOWED_HOSTS).'));
   }
+  // The token is never printed here, nor a login link holding it (issue 46): what the console
+  // shows ends up in docker logs and CI logs. A made-up one is in the --json ready line and in emulator.json.
   if (info.control_token) {
-    lines.push(`  Control   ${chalk.yellow(info.control_token)} ${chalk.dim('(made up: other hosts send it as Svc-Control-Token; also in the data dir\'s emulator.json)')}`);
-    lines.push(`  Dashboard ${chalk.cyan(`${info.dashboard_url}?token=${info.control_token}`)}`);
-  } else {
-    lines.push(`  Dashboard ${chalk.cyan(info.dashboard_url)} ${chalk.dim('(other hosts: add ?token=<control token> once)')}`);
+    lines.push(`  Control   ${chalk.yellow(maskSecret(info.control_token))} ${chalk.dim(`(made up: other hosts send it as Svc-Control-Token; the whole token is control_token in ${info.data_dir ? join(info.data_dir, 'emulator.json') : 'the --json ready line'})`)}`);
   }
+  lines.push(`  Dashboard ${chalk.cyan(info.dashboard_url)} ${chalk.dim('(other hosts: add ?token=<control token> once)')}`);
   return lines;
 }
 

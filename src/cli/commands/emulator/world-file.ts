@@ -26,9 +26,13 @@ export async function importWorld(emulator: RunningEmulator, dir: string, name: 
   }
 }
 
-/** Temp file then rename: a crash mid-write never leaves half a world under the name. */
+/**
+ * Temp file then rename: a crash mid-write never leaves half a world under the name. The world
+ * holds every key and secret, so the folders made for it are private (0700, whatever the umask)
+ * and the file is 0600; a folder that already existed keeps its modes (it is the user's).
+ */
 export function exportWorld(emulator: RunningEmulator, dir: string): string {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, FILE);
   writeFileSync(`${file}.tmp`, JSON.stringify(emulator.snapshot()), { mode: 0o600 }); // it holds every key and secret
   renameSync(`${file}.tmp`, file);
