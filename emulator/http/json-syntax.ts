@@ -39,8 +39,11 @@ export function describeJsonError(text: string, message: string): string {
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
   const column = offset - before.lastIndexOf('\n');
-  // The parser's own words without the position or any quoted text (a token, an excerpt).
-  const own = message.replace(/ in JSON at position.*$/s, '').replace(/^Unexpected end of JSON input$/, 'the body ends too soon');
-  const why = /['"]/.test(own) ? 'unexpected character' : own.charAt(0).toLowerCase() + own.slice(1);
+  // The parser's own words without the position; the one that quotes the text (the token and
+  // an excerpt: "Unexpected token 'i', "title=t&p"... is not valid JSON") in ours.
+  const own = /^Unexpected token|is not valid JSON/.test(message)
+    ? 'unexpected character'
+    : message.replace(/ in JSON at position.*$/s, '').replace(/^Unexpected end of JSON input$/, 'the body ends too soon');
+  const why = own.charAt(0).toLowerCase() + own.slice(1);
   return `body: not valid JSON at position ${offset} (line ${line}, column ${column}): ${why}`;
 }

@@ -88,13 +88,35 @@ describe('payment link create', () => {
     assertInvalid(await createLink({ title: 'meta', metadata: meta(4001) }), 'metadata');
   });
 
-  test('redirect_url: https accepted, http://localhost with a test key only', async () => {
+  test('redirect_url: https accepted, plain http to a loopback name with a test key only, and to nothing that only starts like one', async () => {
     assert.equal((await createLink({ title: 'r', redirect_url: 'https://shop.example.com/thanks?order=1' })).status, 201);
-    const local = await createLink({ title: 'r', redirect_url: 'http://localhost:3000/thanks' });
-    assert.equal(local.status, 201, local.text);
-    assert.equal(local.json.data.redirect_url, 'http://localhost:3000/thanks');
-    assertInvalid(await createLink({ title: 'r', redirect_url: 'http://localhost:3000/thanks' }, KEYS.acmeLive), 'redirect_url');
+    for (const url of ['http://localhost:3000/thanks', 'http://127.0.0.1:3000/thanks', 'http://[::1]:3000/thanks', 'http://LOCALHOST/thanks']) {
+      const local = await createLink({ title: 'r', redirect_url: url });
+      assert.equal(local.status, 201, `${url}: ${local.text}`);
+      assert.equal(local.json.data.redirect_url, url);
+      assertInvalid(await createLink({ title: 'r', redirect_url: url }, KEYS.acmeLive), /^redirect_url: plain http:\/\/ is accepted only with a test key/);
+    }
+    // Issue 46: names that only begin or end like a loopback one are other sites.
+    for (const url of ['http://localhost.evil.example/thanks', 'http://localhost./thanks', 'http://evil-localhost/thanks', 'http://127.0.0.1.evil.example/', 'http://app:3000/thanks']) {
+      assertInvalid(await createLink({ title: 'r', redirect_url: url }), /^redirect_url: must be https:\/\/ \(plain http:\/\/ only to localhost, 127\.0\.0\.1 or \[::1\], with a test key\)/);
+    }
     assert.equal((await createLink({ title: 'r', redirect_url: 'https://shop.example.com/thanks' }, KEYS.acmeLive)).status, 201);
+  });
+
+  test('redirect_url: an --allow-host name is a test host too (an app container), and only that name', async () => {
+    const named = await startTestEmulator({ allowedHosts: ['app', '.corp.test'] });
+    try {
+      const create = (url: string, key: string = KEYS.acmeTest) => named.request('POST', '/v1/api/payment-links', { key, body: { title: 'r', redirect_url: url }, idempotencyKey: idem('v') });
+      for (const url of ['http://app:3000/thanks', 'http://shop.corp.test/thanks', 'http://localhost/thanks']) {
+        assert.equal((await create(url)).status, 201, url);
+        assertInvalid(await create(url, KEYS.acmeLive), /only with a test key/);
+      }
+      for (const url of ['http://app.evil.example/thanks', 'http://localhost.evil.example/', 'http://corp.test.evil.example/']) {
+        assertInvalid(await create(url), /plain http:\/\/ only to localhost, 127\.0\.0\.1 or \[::1\], or an --allow-host name \(app, \.corp\.test\)/);
+      }
+    } finally {
+      await named.stop();
+    }
   });
 
   test('all fields at once, including a real sub-merchant', async () => {
@@ -124,10 +146,28 @@ describe('payment link create', () => {
     assertInvalid(await createLink({ title: 'x', sub_merchant_id: 'mer_acme_sub_v' }, KEYS.globexTest), 'sub_merchant_id');
   });
 
-  test('bad JSON body → 422 naming the body', async () => {
-    for (const raw of ['{"title": ', '{title: "x"}', "{'title':'x'}", '{"title":"x",}']) {
+  test('bad JSON body → 422 naming the body and where it broke, never quoting it', async () => {
+    // [body, position, line, column]: every kind of JSON.parse message, the one without a position included.
+    const cases: Array<[string, number, number, number]> = [
+      ['{"title": ', 10, 1, 11],
+      ['{title: "x"}', 1, 1, 2],
+      ["{'title':'x'}", 1, 1, 2],
+      ['{"title":"x",}', 13, 1, 14],
+      ['title=t&pin=461937', 1, 1, 2],
+      ['{\n  "title": "x",\n  "pin": 461937 "otp": 1}', 34, 3, 17],
+      ['{"pin":"461937"} x', 17, 1, 18],
+      ['461937x', 6, 1, 7],
+      ['{"a":"\u0001"}', 6, 1, 7],
+    ];
+    for (const [raw, position, line, column] of cases) {
       const res = await emu.request('POST', '/v1/api/payment-links', { rawBody: raw, idempotencyKey: idem() });
-      assertInvalid(res, /^body: not valid JSON/);
+      assertInvalid(res, new RegExp(`^body: not valid JSON at position ${position} \\(line ${line}, column ${column}\\): `));
+      // What the body held is not in the answer: no piece of 3+ characters of it (the issue's `title=t&pin=461937`).
+      for (let i = 0; i + 3 <= raw.length; i++) {
+        const piece = raw.slice(i, i + 3);
+        if (/^[\w=&]+$/.test(piece) && /\d|=|&/.test(piece)) assert.ok(!res.json.error.message.includes(piece), `${JSON.stringify(raw)}: "${piece}" is quoted in ${res.json.error.message}`);
+      }
+      assert.ok(!res.json.error.message.includes('461937'), res.json.error.message);
     }
   });
 
