@@ -9,6 +9,7 @@ import { WEBHOOK_ENDPOINTS } from '../resources/webhook-endpoints/domain.js';
 import { getDelivery } from '../webhooks/deliveries.js';
 import { toPublicDelivery } from '../webhooks/records.js';
 import { dashboardPage, sendDashboard } from './layout.js';
+import { redactAnyText, redactBody } from '../request-log/redact.js';
 import { chip, envBadge, pageParam, pager, paginate, param, when } from './format.js';
 
 // The home page: events newest first with each endpoint's delivery status, filtered by type,
@@ -100,7 +101,7 @@ ${
     : ''
 }
 <h2>Request body</h2>
-<pre>${event?.body ?? ''}</pre>
+<pre>${redactBody(event?.body ?? null, services.secrets) ?? ''}</pre>
 <h2>Attempts</h2>
 ${record.attempts.length === 0 ? html`<p class="muted">No attempt yet.</p>` : ''}
 ${[...(d.attempts ?? [])].reverse().map(
@@ -116,7 +117,7 @@ ${
     ? html`<details><summary>Request headers</summary><table><tbody>${Object.entries(a.request_headers).map(([k, v]) => html`<tr><th scope="row">${k}</th><td><code>${String(v)}</code></td></tr>`)}</tbody></table></details>`
     : ''
 }
-<details><summary>Response body (first 1 KB)</summary><pre>${a.response_excerpt || '(empty)'}</pre></details>
+<details><summary>Response body (first 1 KB)</summary><pre>${redactAnyText(a.response_excerpt || null, services.secrets) ?? '(empty)'}</pre></details>
 </section>`,
 )}
 </div>`,

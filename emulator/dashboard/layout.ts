@@ -4,6 +4,7 @@ import { PAGE_CSP, sendPage } from '../pages/layout.js';
 import { STYLESHEET } from '../pages/style.js';
 import { DASHBOARD_STYLESHEET } from './style.js';
 import { isLoopbackPeer } from '../http/local-guard.js';
+import { clean } from '../request-log/redact.js';
 
 // The dashboard's frame: the hosted pages' stylesheet and sending (pages/layout.ts) with a
 // section nav, the live-stream status, and the one client script (client.ts), same origin only.
@@ -60,5 +61,6 @@ const ACCESS_MARK = '<!--access-->';
 /** Sends a dashboard page, its footer stating how this request got in: from this machine, or from another host with the control token. */
 export function sendDashboard(res: Response, status: number, page: Html): void {
   const access = isLoopbackPeer(res.req.socket.remoteAddress) ? 'opened from this machine (loopback, no token needed)' : 'opened from another host with the control token';
-  sendPage(res, status, raw(page.text.replace(ACCESS_MARK, ` (${access})`)), DASHBOARD_CSP);
+  // A last net under the views' own redaction (record-kinds.ts, events.ts): no card or key shows on any page.
+  sendPage(res, status, raw(clean(page.text.replace(ACCESS_MARK, ` (${access})`))), DASHBOARD_CSP);
 }

@@ -11,6 +11,7 @@ import { toPublicSubMerchant } from '../resources/sub-merchants/domain.js';
 import { GIFT_CARD_TRANSACTIONS, GIFT_CARD_WALLETS, type GiftCardWalletRecord } from '../resources/gift-cards/domain.js';
 import { FLEET_CARD_TRANSACTIONS, FLEET_CARDS, type FleetCardRecord } from '../resources/fleet-cards/domain.js';
 import type { Section } from './layout.js';
+import { redactValue } from '../request-log/redact.js';
 
 // What the records pages show of each kind. A record the merchant API returns is shown as the
 // API returns it — the same toPublic… function its GET route calls, so a link's status is the
@@ -82,7 +83,8 @@ function kind<R extends StoredRecord, V extends object>(spec: Spec<R, V>): Recor
       return r && has(r) ? r : undefined;
     },
     created: (services, r) => spec.created(services, r as R),
-    view: (services, r) => ({ ...spec.view(services, r as R) }) as Record<string, unknown>,
+    // What the API returns, with every secret taken out by the request log's rules (a card in metadata, a PIN under any name).
+    view: (services, r) => redactValue(spec.view(services, r as R), services.secrets).value as Record<string, unknown>,
     summary: (services, r) => ({ ...spec.summary(spec.view(services, r as R), r as R), created: spec.created(services, r as R) }),
     owner: (r) => (typeof r.parent_id === 'string' ? r.parent_id : typeof r.merchant_id === 'string' ? r.merchant_id : null),
   };

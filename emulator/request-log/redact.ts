@@ -80,8 +80,9 @@ const ISO_TIME = '\\d{4}-\\d\\d-\\d\\d(?:[T ]\\d\\d:\\d\\d(?::\\d\\d(?:[.,]\\d{1
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4 = `${OCTET}(?:\\.${OCTET}){3}(?::\\d{1,5})?`;
 const NOT_A_CARD = new RegExp(`(?<!${ID_CHAR})(?:${UUID}|${PREFIXED_ID})(?!${ID_CHAR})|(?<![0-9.])(?:${ISO_TIME}|${IPV4})(?![0-9])`, 'g');
-// name, then = or : (the name may be quoted), then the value: quoted, or up to a delimiter.
-const NAMED_VALUE = /([\p{L}\p{N}_.-]+)(["']?\s*[:=]\s*)("[^"]*"?|'[^']*'?|[^\s&,;"'}\]]+)/gu;
+// name (up to 5 words on one line: `security code: …`), then = or : (the name may be quoted), then
+// the value: quoted, or up to a delimiter.
+const NAMED_VALUE = /([\p{L}\p{N}_.-]+(?:[ \t]+[\p{L}\p{N}_.-]+){0,4})(["']?\s*[:=]\s*)("[^"]*"?|'[^']*'?|[^\s&,;"'}\]]+)/gu;
 
 /** Whether some 12-19 digits of the run in a row pass Luhn (a run too long to read is masked whole). */
 function holdsCard(run: string): boolean {
@@ -178,8 +179,8 @@ export function redactPath(url: string, held: HeldSecrets = NO_HELD_SECRETS): st
 const mayHoldSecret = (text: string, held: HeldSecrets) =>
   text.includes('\\') || text.includes('svc_') || SECRET_FIELD_TEXT.test(text) || hasCard(text) || holdsHeld(text, held);
 
-/** A parsed JSON value redacted; `text` (its source) back when nothing changed, so the layout is kept. */
-function redactJson(text: string, value: unknown, held: HeldSecrets): string {
+/** A parsed JSON value with every secret taken out by the same rules (the dashboard's views too); `changed` says whether one was. */
+export function redactValue(value: unknown, held: HeldSecrets = NO_HELD_SECRETS): { value: unknown; changed: boolean } {
   let changed = false;
   const walk = (v: unknown, field: string | null): unknown => {
     if (field !== null && v !== null && isSecretName(field, v)) return (changed = true), REDACTED;
@@ -206,8 +207,13 @@ function redactJson(text: string, value: unknown, held: HeldSecrets): string {
       }),
     );
   };
-  const out = walk(value, null);
-  return changed ? JSON.stringify(out) : text;
+  return { value: walk(value, null), changed };
+}
+
+/** A parsed JSON value redacted; `text` (its source) back when nothing changed, so the layout is kept. */
+function redactJson(text: string, value: unknown, held: HeldSecrets): string {
+  const out = redactValue(value, held);
+  return out.changed ? JSON.stringify(out.value) : text;
 }
 
 const cut = (text: string) => (text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}…[cut at 64 KB]` : text);
@@ -227,4 +233,15 @@ export function redactRequest(text: string | null, parsed: unknown, held: HeldSe
   if (text === null || text === '') return null;
   if (parsed === undefined) return text.includes('\\') ? WITHHELD : cut(/^[^\s{["]*=/.test(text) ? redactForm(text, held) : redactText(text, held));
   return cut(mayHoldSecret(text, held) ? redactJson(text, parsed, held) : text);
+}
+
+/** Text of no known shape (a webhook receiver's answer): read as JSON when it is, as text otherwise. */
+export function redactAnyText(text: string | null, held: HeldSecrets = NO_HELD_SECRETS): string | null {
+  let parsed: unknown;
+  try {
+    parsed = text === null ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return redactRequest(text, parsed, held);
 }
