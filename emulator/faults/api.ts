@@ -83,7 +83,7 @@ function announce(services: Services, f: Fault, req: Request, res: Response, lat
   if (!res.headersSent) res.setHeader(FAULT_HEADER, text);
   const traceId = res.locals.traceId;
   const target = `${req.method} ${redactPath(req.path, services.secrets)}`; // the fired log and the console show no secret of the path
-  services.faults.record({ fault_id: f.id, kind: f.kind, target, trace_id: traceId === undefined ? undefined : clean(traceId, services.secrets), after_commit: f.after_commit, detail: text });
+  services.faults.record({ fault_id: f.id, kind: f.kind, target, trace_id: clean(traceId, services.secrets), after_commit: f.after_commit, detail: text });
   services.log.notice(`[fault] ${text} on ${target}${traceId ? ` (trace ${traceId})` : ''}`);
 }
 
