@@ -1,3 +1,5 @@
+import { messageOf } from '../../contract/errors.js';
+
 // Where a request body stops being JSON, said by position and never by content: JSON.parse's
 // own message may quote the body (`Unexpected token 'i', "title=t&pin=461937" is not valid
 // JSON`), and a body may hold a PIN (issue 46). The 422 says what broke and where.
@@ -10,7 +12,7 @@ function noErrorYet(prefix: string): boolean {
     JSON.parse(prefix);
     return true;
   } catch (err) {
-    const message = (err as Error).message;
+    const message = messageOf(err);
     const at = POSITION.exec(message);
     return message.startsWith('Unexpected end of JSON input') || (at !== null && Number(at[1]) >= prefix.length);
   }
