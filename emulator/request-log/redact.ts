@@ -32,7 +32,7 @@ const SECRET_PHRASES = [['api', 'key'], ['session', 'id'], ['card', 'number'], [
 /** The last word (digits aside) of a name that shows a part of a secret thing on purpose: its id, last 4, hint, brand… */
 const SHOWN_ENDINGS = new Set(['id', 'ids', 'last', 'hint', 'brand', 'name', 'count', 'type', 'status', 'at']);
 /** Some name words as a case-insensitive substring: a superset of the secret names, for the quick tests. */
-const NAME_HINT = 'key|secret|token|passw|pwd|passcode|passphrase|pin|otp|cvv|cvc|card|pan|session|authori[sz]ation|credential|secur|time.?code|verif|hash';
+const NAME_HINT = '(?<!idempotency_)key|secret|token|passw|pwd|passcode|passphrase|pin|otp|cvv|cvc|card|pan|session|authori[sz]ation|credential|secur|time.?code|verif|hash';
 const NAME_HINT_TEXT = new RegExp(`${NAME_HINT}|code`, 'i');
 const DIGITS = '[0-9\\uff10-\\uff19]';
 /** JSON text that may hold a secret name: a name with a hint, or one with `code` and a 4-8 digit value. */
@@ -41,11 +41,14 @@ const DIGIT_CODE = new RegExp(`^\\s*${DIGITS}{4,8}\\s*$`);
 // Word boundaries of every case style: letter|digit, digit|letter, lower|Upper, UPPER|Upper-lower.
 const WORD_BOUNDARY = /(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})|(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/gu;
 
-const wordsOf = (name: string) => name.replace(WORD_BOUNDARY, ' ').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+// Most names an API sees are lower snake case: split without the regex of every case style.
+const wordsOf = (name: string) =>
+  /^[a-z]+(?:_[a-z]+)*$/.test(name) ? name.split('_') : name.replace(WORD_BOUNDARY, ' ').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
 const hasPhrase = (words: string[], phrase: string[]) => words.some((_, i) => phrase.every((p, j) => words[i + j] === p));
 
 /** Whether the value under `name` is a secret (the value matters only for `code`). */
 export function isSecretName(name: string, value: unknown): boolean {
+  if (!NAME_HINT_TEXT.test(name)) return false; // the common case: not even the letters of a word of the list
   const words = wordsOf(name);
   if (SECRET_PHRASES.some((p) => hasPhrase(words, p))) return true;
   const ending = words.filter((w) => !/^\p{N}+$/u.test(w)).pop();
@@ -86,7 +89,12 @@ const NAMED_VALUE = /([\p{L}\p{N}_.-]+(?:[ \t]+[\p{L}\p{N}_.-]+){0,4})(["']?\s*[
 
 /** Whether some 12-19 digits of the run in a row pass Luhn (a run too long to read is masked whole). */
 function holdsCard(run: string): boolean {
-  const digits = Array.from(run.matchAll(ANY_DIGIT), ([d]) => Number(d.normalize('NFKC')));
+  const digits: number[] = [];
+  for (let i = 0; i < run.length; i++) {
+    const c = run.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) digits.push(c - 0x30);
+    else if (c >= 0xff10 && c <= 0xff19) digits.push(c - 0xff10); // full-width
+  }
   if (digits.length > 64) return true;
   // Every window ending at `end`, Luhn summed from its last digit back (every second one doubled).
   for (let end = 12; end <= digits.length; end++) {
@@ -106,7 +114,16 @@ function maskDigits(s: string): string {
 }
 
 // (match() and replace() leave a global regex's lastIndex at 0: nothing of one call is left for the next.)
-const hasCard = (s: string) => (s.match(DIGIT_RUN) ?? []).some(holdsCard);
+/** Fewer than 12 digits in all: no card can be there (most strings: no regex run at all). */
+function tooFewDigits(s: string): boolean {
+  let n = 0;
+  for (let i = 0; i < s.length && n < 12; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 0x30 && c <= 0x39) || (c >= 0xff10 && c <= 0xff19)) n++;
+  }
+  return n < 12;
+}
+const hasCard = (s: string) => !tooFewDigits(s) && (s.match(DIGIT_RUN) ?? []).some(holdsCard);
 const maskRuns = (s: string) => s.replace(DIGIT_RUN, (run) => (holdsCard(run) ? maskDigits(run) : run));
 
 /** Card numbers masked, but never the digits of an id, a time or an address (looked for only once a run passes Luhn). */
@@ -175,9 +192,13 @@ export function redactPath(url: string, held: HeldSecrets = NO_HELD_SECRETS): st
   return q === -1 ? out : `${out}?${redactForm(url.slice(q + 1), held)}`;
 }
 
-/** Whether the JSON text may hold something the walk would change. */
+/**
+ * Whether the JSON text may hold something the walk would change. A card is looked for outside ids
+ * and times, as the walk does: every created_at holds a 12-digit run (17:55:31.874003) that
+ * passes Luhn one time in ten, and would send most lists to the walk.
+ */
 const mayHoldSecret = (text: string, held: HeldSecrets) =>
-  text.includes('\\') || text.includes('svc_') || SECRET_FIELD_TEXT.test(text) || hasCard(text) || holdsHeld(text, held);
+  text.includes('\\') || text.includes('svc_') || SECRET_FIELD_TEXT.test(text) || maskCards(text) !== text || holdsHeld(text, held);
 
 /** A parsed JSON value with every secret taken out by the same rules (the dashboard's views too); `changed` says whether one was. */
 export function redactValue(value: unknown, held: HeldSecrets = NO_HELD_SECRETS): { value: unknown; changed: boolean } {
