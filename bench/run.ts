@@ -15,6 +15,7 @@ import { requestLog } from './scenarios/request-log.js';
 import { coverage } from './scenarios/coverage.js';
 import { parity } from './scenarios/parity.js';
 import { exe } from './scenarios/exe.js';
+import { start } from './scenarios/start.js';
 
 // `npm run bench`: builds, then measures everything in one run on this machine and prints
 // ONE table on stdout (progress goes to stderr). Not a test: nothing here asserts; targets
@@ -32,6 +33,7 @@ import { exe } from './scenarios/exe.js';
 //                             parity.ts: the whole parity suite (svc parity check) against the emulator
 //                             exe.ts: the single executable (built here) beside the npm package
 //                             request-log.ts, coverage.ts: a feature's cost, off against on (lib/paired.ts)
+//                             start.ts: `npm start` in a fresh checkout, first and again
 //   bench/subjects/<name>.ts  servers under test, started and ready (`Subject`): the loads to
 //                             drive against them and the rows they report (start-up, stalls)
 //   bench/servers/*.ts        the reference servers (bare express 5; express 5 + zod)
@@ -56,7 +58,7 @@ import { exe } from './scenarios/exe.js';
 
 // BENCH_ONLY=<name>[,<name>] runs only those scenarios (their targets alone are judged).
 const ONLY = process.env.BENCH_ONLY?.split(',').map((n) => n.trim()).filter(Boolean);
-const SCENARIOS: Scenario[] = [api, remote, requestLog, coverage, webhooks, cli, exe, testing, parity, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
+const SCENARIOS: Scenario[] = [api, remote, requestLog, coverage, webhooks, cli, start, exe, testing, parity, longrun].filter((s) => !ONLY?.length || ONLY.includes(s.name));
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -1,5 +1,7 @@
 // The bundles that start fast. Runs after tsc (`npm run build`, `prepack`) and bundles tsc's own
 // ESM output with esbuild, so the bundles run the same JavaScript the tests import from dist/.
+// `--cli-from-source` (scripts/start.mjs, `npm start`): dist/cli alone, bundled by esbuild
+// straight from the TypeScript sources (types stripped, nothing checked), with no tsc output.
 //
 //   dist/cli/fast.cjs                   bin/svc.js's entry: the few read commands scripts call in
 //                                       loops (src/cli/fast-path.ts), in one file without commander;
@@ -52,6 +54,9 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const fromSource = process.argv.includes('--cli-from-source');
+/** An entry of the CLI: tsc's output, or with --cli-from-source its TypeScript source. */
+const cliEntry = (path) => (fromSource ? join(root, `${path}.ts`) : join(dist, `${path}.js`));
 
 /**
  * Packages bundled into the CLI rather than required from node_modules: commander (every command
@@ -88,7 +93,7 @@ async function buildCli() {
   const external = Object.keys(pkg.dependencies).filter((name) => !CLI_BUNDLED.includes(name));
   const esm = await build({
     ...common,
-    entryPoints: { main: join(dist, 'src/cli/main.js') },
+    entryPoints: { main: cliEntry('src/cli/main') },
     outdir: out,
     outExtension: { '.js': '.cjs' },
     format: 'esm',
@@ -148,12 +153,12 @@ async function buildFast(out, external) {
   const programIsMainCjs = {
     name: 'program-is-main-cjs',
     setup(b) {
-      b.onResolve({ filter: /^\.\/main\.js$/ }, (args) => (args.importer.endsWith(join('src', 'cli', 'fast-main.js')) ? { path: './main.cjs', external: true } : undefined));
+      b.onResolve({ filter: /^\.\/main\.js$/ }, (args) => (/[\\/]src[\\/]cli[\\/]fast-main\.[jt]s$/.test(args.importer) ? { path: './main.cjs', external: true } : undefined));
     },
   };
   const fast = await build({
     ...common,
-    entryPoints: { fast: join(dist, 'src/cli/fast-main.js') },
+    entryPoints: { fast: cliEntry('src/cli/fast-main') },
     outdir: out,
     outExtension: { '.js': '.cjs' },
     format: 'esm',
@@ -164,7 +169,7 @@ async function buildFast(out, external) {
     write: false,
   });
   const inputs = Object.keys(fast.metafile.inputs);
-  const strays = inputs.filter((i) => /node_modules[\\/](commander|zod|express)[\\/]|dist[\\/]emulator[\\/]/.test(i));
+  const strays = inputs.filter((i) => /node_modules[\\/](commander|zod|express)[\\/]|^(dist[\\/])?emulator[\\/]/.test(i));
   if (strays.length > 0) throw new Error(`dist/cli/fast.cjs must not carry commander, zod, express or the emulator: ${strays.slice(0, 3).join(', ')}`);
   // chalk is a chunk of its own, loaded only when colour is wanted (output.ts loadColour).
   const code = Object.entries(fast.metafile.outputs).filter(([, o]) => !Object.keys(o.inputs).every((i) => i.includes('node_modules/chalk/')));
@@ -215,4 +220,4 @@ function report(name, metafile) {
 }
 
 await buildCli();
-await buildTesting();
+if (!fromSource) await buildTesting();

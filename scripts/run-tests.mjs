@@ -9,12 +9,20 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { staleBuild } from './lib/build-stamp.mjs';
 
 // The shard harness is this script's neighbour, also when SVC_TEST_PROJECT points elsewhere.
 const scriptDir = fileURLToPath(new URL('.', import.meta.url));
 
 // SVC_TEST_PROJECT: another project dir (its dist/test and test), for the runner's own test.
 const project = process.env.SVC_TEST_PROJECT ?? new URL('..', import.meta.url).pathname;
+// The tests run the build the package ships, made from the sources as they are now: never a
+// partial one (npm start's CLI bundle) nor one older than an edit (scripts/lib/build-stamp.mjs).
+const stale = process.env.SVC_TEST_PROJECT ? undefined : staleBuild();
+if (stale) {
+  console.error(`run-tests: ${stale}: run \`npm test\` (it builds first), or \`npm run build\` and then this again`);
+  process.exit(1);
+}
 const root = join(project, 'dist/test');
 const sources = join(project, 'test');
 // tsc never deletes outputs: a compiled test whose source was removed or renamed is stale.

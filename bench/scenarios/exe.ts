@@ -17,17 +17,20 @@ import { emulatorWithLink, linksGet, measureColdStarts, pct } from './cli.js';
 
 const START_ROUNDS = Number(process.env.BENCH_EXE_START_ROUNDS ?? 5);
 
-async function buildExecutable(ctx: BenchContext): Promise<string> {
+async function buildExecutable(ctx: BenchContext): Promise<{ file: string; node: string }> {
   ctx.log('exe: building the executable (scripts/build-exe.mjs)');
-  const build = spawn(process.execPath, [join(ctx.root, 'scripts', 'build-exe.mjs')], { cwd: ctx.root, stdio: ['ignore', 'ignore', 'pipe'] });
+  const build = spawn(process.execPath, [join(ctx.root, 'scripts', 'build-exe.mjs')], { cwd: ctx.root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
   let stderr = '';
+  build.stdout!.on('data', (c) => (stdout += c));
   build.stderr!.on('data', (c) => (stderr += c));
   const [code] = await once(build, 'close');
   if (code !== 0) throw new Error(`scripts/build-exe.mjs exited ${code}: ${stderr.slice(-2000)}`);
   const dir = join(ctx.root, 'dist', 'exe');
   const name = readdirSync(dir).find((f) => f.startsWith('svc-') && !f.endsWith('.txt'));
   if (!name) throw new Error('scripts/build-exe.mjs left no dist/exe/svc-* file');
-  return join(dir, name);
+  // The node inside (Node.js 24, not the one running the bench), as the build said.
+  return { file: join(dir, name), node: /\(Node\.js ([\d.]+)\)/.exec(stdout)?.[1] ?? 'unknown' };
 }
 
 /** Spawn to ready line of `emulator start` from each side, interleaved, a fresh data dir each time. */
@@ -52,9 +55,9 @@ async function startRows(ctx: BenchContext, sides: { id: string; label: string; 
 export const exe: Scenario = {
   name: 'exe',
   async run(ctx: BenchContext): Promise<Row[]> {
-    const file = await buildExecutable(ctx);
+    const { file, node } = await buildExecutable(ctx);
     const bin = join(ctx.root, 'bin', 'svc.js');
-    const size: Row = { id: 'exe.size', label: `executable size (${file.slice(file.lastIndexOf('/') + 1)})`, note: `${(statSync(file).size / 1e6).toFixed(1)} MB, node ${process.version}` };
+    const size: Row = { id: 'exe.size', label: `executable size (${file.slice(file.lastIndexOf('/') + 1)})`, note: `${(statSync(file).size / 1e6).toFixed(1)} MB, Node.js ${node} inside` };
     const emulator = await emulatorWithLink(ctx, 'exe');
     let cold: Row[];
     try {

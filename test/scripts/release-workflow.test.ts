@@ -52,13 +52,37 @@ test('release.yml builds the five targets on their own runners, as build-exe.mjs
   assert.match(buildScript, /const PLATFORM = \{ linux: 'linux', darwin: 'darwin', win32: 'win' \}/);
   assert.match(buildScript, /`svc-\$\{PLATFORM\}-\$\{process\.arch\}\$\{process\.platform === 'win32' \? '\.exe' : ''\}`/);
   assert.match(workflow, /path=dist\/exe\/svc-\$\{\{ matrix\.target \}\}\$\{\{ runner\.os == 'Windows' && '\.exe' \|\| '' \}\}/);
-  assert.match(workflow, /run: npm run build:exe/);
-  // macOS: Node's documented steps, in the script, and the signature checked on the runner.
-  assert.match(buildScript, /run\('codesign', \['--remove-signature', exe\]\)[\s\S]*await inject\([\s\S]*run\('codesign', \['--sign', '-', exe\]\)/);
+  assert.match(workflow, /run: SVC_EXE_NODE="\$\(node -p process\.execPath\)" npm run build:exe/);
+  // Node's documented steps, in the script: the signature removed before the blob goes in (macOS
+  // and Windows), an ad-hoc one after (macOS), checked on the runner.
+  assert.match(buildScript, /run\('codesign', \['--remove-signature', exe\]\);\nif \(process\.platform === 'win32'\) run\(windowsSigntool, \['remove', '\/s', exe\]\);\n[^\n]*\nawait inject\([\s\S]*run\('codesign', \['--sign', '-', exe\]\)/);
   assert.match(workflow, /if: runner\.os == 'macOS'\n\s+run: codesign --verify --strict/);
   // Each file is tried alone before it is kept, and the release gets them all plus the sums.
   assert.match(workflow, /"\$exe" emulator exec -- "\$exe" payments list --json/);
   assert.match(workflow, /release:\n {4}needs: build\n/);
   assert.match(workflow, /sha256sum svc-\* > SHA256SUMS\.txt/);
   assert.match(workflow, /gh release create "\$GITHUB_REF_NAME" files\/\*/);
+});
+
+test('what we publish runs Node.js 24: release.yml sets up the line build-exe.mjs embeds, and build-exe refuses any other', () => {
+  const shipped = /^const SHIPPED_NODE_MAJOR = (\d+);$/m.exec(buildScript)?.[1];
+  assert.equal(shipped, '24');
+  assert.match(workflow, new RegExp(`uses: actions/setup-node@v4\\n\\s+with:\\n\\s+node-version: ${shipped}\\n`));
+  assert.doesNotMatch(workflow, /node-version: (?!24\b)/, 'no other node anywhere in the workflow');
+  assert.match(buildScript, /if \(major !== SHIPPED_NODE_MAJOR\) throw/);
+});
+
+test('macOS files are signed with a Developer ID and notarized when the secrets are set, and say so when they are not', () => {
+  assert.match(workflow, /NOTARIZE: \$\{\{ secrets\.MACOS_CERTIFICATE != '' && secrets\.APPLE_ID != '' \}\}/);
+  const step = /- name: Sign with a Developer ID and notarize\n\s+if: runner\.os == 'macOS' && env\.NOTARIZE == 'true'\n[\s\S]*?(?=\n {6}- )/.exec(workflow)?.[0];
+  assert.ok(step, 'the signing step, only with the secrets');
+  // The hardened runtime (notarization requires it), with node's entitlements, then the notary's verdict checked.
+  assert.match(step, /codesign --force --timestamp --options runtime --entitlements scripts\/macos-entitlements\.plist --sign "\$identity" "\$file"/);
+  assert.match(step, /xcrun notarytool submit .* --wait --output-format json/);
+  assert.match(step, /grep -q '"status" \*: \*"Accepted"'/);
+  const entitlements = readFileSync(packageFile('scripts/macos-entitlements.plist'), 'utf8');
+  for (const key of ['allow-jit', 'allow-unsigned-executable-memory', 'disable-library-validation']) assert.match(entitlements, new RegExp(`<key>com\\.apple\\.security\\.cs\\.${key}</key>\\n\\s*<true/>`));
+  assert.match(workflow, /if: runner\.os == 'macOS' && env\.NOTARIZE != 'true'\n\s+run: \|\n\s+echo "::warning::.*not notarized/);
+  // What a user then sees is written down where the workflow says.
+  assert.match(readFileSync(packageFile('docs/install.md'), 'utf8'), /Gatekeeper/);
 });
