@@ -185,10 +185,13 @@ function runProcess(p, index) {
       sweep(child.pid, mark);
       const ms = Date.now() - started;
       const text = Buffer.concat(out).toString('utf8');
-      let verdict = code === 0 ? 'ok' : `failed (exit ${code ?? signal})`;
+      // Node 22 reports a suite's failed after hook (`failureType: 'hookFailed'`) yet exits 0
+      // when every test passed (20 and 24 exit 1), so a failed hook fails the process here.
+      const hookFailed = code === 0 && /^\s*failureType: 'hookFailed'$/m.test(text);
+      let verdict = code === 0 && !hookFailed ? 'ok' : `failed (${hookFailed ? 'a hook failed, exit 0' : `exit ${code ?? signal}`})`;
       if (killed) verdict = `KILLED after ${(limit / 1000).toFixed(0)} s, its limit (${LIMIT_FACTOR} x its recorded ${(p.work / 1000).toFixed(1)} s, at least ${MIN_LIMIT_MS / 1000} s); anything it started was killed with it`;
       process.stdout.write(`\n# ── ${p.name}: ${verdict}, ${(ms / 1000).toFixed(1)} s ──\n${text}`);
-      resolve({ p, ok: code === 0 && !killed, ms, text, verdict });
+      resolve({ p, ok: code === 0 && !hookFailed && !killed, ms, text, verdict });
     });
   });
 }

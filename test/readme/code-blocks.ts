@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { packageFile } from '../../emulator/assets.js';
 import type { Block } from './readme-blocks.js';
 
-// The README's ```ts and ```js blocks, run as a merchant's project would run them: files in a
+// The ```ts and ```js blocks of the README and docs/, run as a merchant's project would run them: files in a
 // fresh folder whose node_modules/svc-toolkit is this repository (a symlink: the exports map
 // resolves `svc-toolkit`, `/testing` and `/webhooks` to this build, `import` to the ES module
 // build, `require` to the CommonJS one), next to the packages a snippet imports itself
@@ -25,14 +25,14 @@ function link(dir: string, name: string, target: string): void {
   symlinkSync(target, join(dir, 'node_modules', name), 'dir');
 }
 
-/** A TypeScript project (ES modules, tsc --strict, node16-style resolution) holding each ts block as block-<line>.ts. */
+/** A TypeScript project (ES modules, tsc --strict, node16-style resolution) holding each ts block as <page>-<line>.ts. */
 export function writeTypeScriptProject(dir: string, blocks: Block[]): Map<Block, string> {
   mkdirSync(dir, { recursive: true });
   link(dir, 'svc-toolkit', repo);
   link(dir, 'express', modules('express'));
   link(dir, '@types', modules('@types'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'readme-snippets', private: true, type: 'module' }, null, 2));
-  const files = new Map(blocks.map((b) => [b, `block-${b.line}.ts`]));
+  const files = new Map(blocks.map((b) => [b, `${b.file.replace(/\.md$/, '').replace(/\W+/g, '-')}-${b.line}.ts`]));
   const compilerOptions = { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: true, outDir: 'out', rootDir: '.' };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: [...files.values()] }, null, 2));
   for (const [b, file] of files) writeFileSync(join(dir, file), `${b.text}\n`);

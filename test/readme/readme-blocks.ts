@@ -1,15 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { packageFile } from '../../emulator/assets.js';
 
-// The README's fenced blocks, as a reader sees them: the language after the fence (`sh`, `ts`,
-// `js`, `json`, `yaml`, or none), the text, where it is (line, section) and, when the line right
-// before the fence is `<!-- not run: <reason> -->`, why the README test does not run it.
+// The fenced blocks of README.md and of every page under docs/, as a reader sees them: the
+// language after the fence (`sh`, `ts`, `js`, `json`, `yaml`, or none), the text, where it is
+// (page, line, section) and, when the line right before the fence is `<!-- not run: <reason> -->`,
+// why the blocks test does not run it.
+
+/** The pages whose blocks the test runs: the README and every docs/*.md, as paths from the package root. */
+export const PAGES = ['README.md', ...readdirSync(packageFile('docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 
 export interface Block {
+  /** The page, from the package root: README.md, docs/webhooks.md. */
+  file: string;
   /** The language after the opening fence; '' for a bare fence. */
   lang: string;
   text: string;
-  /** 1-based line of the opening fence in README.md. */
+  /** 1-based line of the opening fence in its page. */
   line: number;
   /** The nearest heading above the block, without its #s. */
   section: string;
@@ -17,11 +23,9 @@ export interface Block {
   notRun?: string;
 }
 
-export const README = packageFile('README.md');
-
 const NOT_RUN = /^<!-- not run: (.+?) -->$/;
 
-export function readBlocks(text = readFileSync(README, 'utf8')): Block[] {
+export function readBlocks(file = 'README.md', text = readFileSync(packageFile(file), 'utf8')): Block[] {
   const lines = text.split('\n');
   const blocks: Block[] = [];
   let section = '';
@@ -32,18 +36,18 @@ export function readBlocks(text = readFileSync(README, 'utf8')): Block[] {
     const fence = /^```(\S*)\s*$/.exec(line);
     if (!fence) continue;
     const end = lines.findIndex((l, j) => j > i && l.startsWith('```'));
-    if (end === -1) throw new Error(`README.md:${i + 1}: a fence that is never closed`);
+    if (end === -1) throw new Error(`${file}:${i + 1}: a fence that is never closed`);
     const reason = NOT_RUN.exec(lines[i - 1] ?? '')?.[1];
-    blocks.push({ lang: fence[1]!, text: lines.slice(i + 1, end).join('\n'), line: i + 1, section, ...(reason !== undefined && { notRun: reason }) });
+    blocks.push({ file, lang: fence[1]!, text: lines.slice(i + 1, end).join('\n'), line: i + 1, section, ...(reason !== undefined && { notRun: reason }) });
     i = end;
   }
   return blocks;
 }
 
 /** `<!-- not run` comments that do not stand right before a fence (a block moved away from its mark). */
-export function strayMarks(text = readFileSync(README, 'utf8')): number[] {
+export function strayMarks(file = 'README.md', text = readFileSync(packageFile(file), 'utf8')): number[] {
   const lines = text.split('\n');
   return lines.flatMap((l, i) => (l.startsWith('<!-- not run') && !(NOT_RUN.test(l) && lines[i + 1]?.startsWith('```')) ? [i + 1] : []));
 }
 
-export const where = (b: Block) => `README.md:${b.line} (${b.section}, \`\`\`${b.lang})`;
+export const where = (b: Block) => `${b.file}:${b.line} (${b.section}, \`\`\`${b.lang})`;

@@ -3,8 +3,9 @@ import { once } from 'node:events';
 import { compareShape, parseElided } from './json-shape.js';
 import type { Block } from './readme-blocks.js';
 
-// How the README test runs a ```sh block: every command by bash, one after the other, in the
-// block's own project folder, the way a reader types them (README.md says what each stands for):
+// How the blocks test runs a ```sh block of the README or a docs page: every command by bash, one
+// after the other, in the block's own project folder, the way a reader types them (README.md says
+// what each stands for):
 //
 // - `svc` and `npx svc` are this repository's built bin (`node bin/svc.js`, a bash function:
 //   `npx svc` in this repository would fetch an unrelated package), `npx @redocly/cli` the
@@ -32,7 +33,9 @@ import type { Block } from './readme-blocks.js';
 //   ports and names as written.
 
 export interface Command {
-  /** 1-based README line where the command starts. */
+  /** The page it is on (README.md, docs/…). */
+  file: string;
+  /** 1-based line of its page where the command starts. */
   line: number;
   /** The command as written (continuation lines joined), without its comment. */
   code: string;
@@ -78,7 +81,7 @@ export function parseCommands(block: Block): Command[] {
     const [code, comment] = splitComment(trimmed);
     const exit = /^exit (\d+)\b/.exec(comment);
     const arrow = /→\s*(.*)$/.exec(comment);
-    commands.push({ line, code, comment, exit: exit ? Number(exit[1]) : 0, ...(arrow && { expect: arrow[1] }) });
+    commands.push({ file: block.file, line, code, comment, exit: exit ? Number(exit[1]) : 0, ...(arrow && { expect: arrow[1] }) });
   }
   return commands;
 }
@@ -155,7 +158,7 @@ export class ShellRun {
 
   /** Starts the emulator the block talks to, as a reader's `npm start` would have. */
   async startEmulator(): Promise<void> {
-    const command: Command = { line: 0, code: 'svc emulator start --port 0 --data-dir .svc --json', comment: '(started by the test)', exit: 0 };
+    const command: Command = { file: '(the test)', line: 0, code: 'svc emulator start --port 0 --data-dir .svc --json', comment: '(started by the test)', exit: 0 };
     await this.startBackground(command, command.code, BACKGROUND[0]!);
   }
 
@@ -165,12 +168,12 @@ export class ShellRun {
         const ids = out.match(idPattern(prefix));
         if (ids) return ids[ids.length - 1]!;
       }
-      throw new Error(`README.md:${command.line}: ${all} but no earlier command of the block printed a ${prefix}_ id`);
+      throw new Error(`${command.file}:${command.line}: ${all} but no earlier command of the block printed a ${prefix}_ id`);
     });
     if (this.setup.onHost) return code;
     code = code.replace(/\b(?:localhost|127\.0\.0\.1):3000\b/g, `127.0.0.1:${this.setup.appPort}`);
     if (/\b(?:localhost|127\.0\.0\.1):4242\b/.test(code)) {
-      if (!this.emulatorUrl) throw new Error(`README.md:${command.line}: names port 4242 before any emulator runs`);
+      if (!this.emulatorUrl) throw new Error(`${command.file}:${command.line}: names port 4242 before any emulator runs`);
       const port = new URL(this.emulatorUrl).port;
       code = code.replace(/\b(localhost|127\.0\.0\.1):4242\b/g, `$1:${port}`);
     }
@@ -181,7 +184,7 @@ export class ShellRun {
   private script(code: string): string {
     // Before the block's own emulator is up there is no address to put in BASE (nor need of one).
     const own = this.state.some((l) => /^(KEY|BASE)=/.test(l));
-    const quick = own || !this.emulatorUrl ? [] : this.setup.quickStart.map((l) => this.substitute({ line: 0, code: l, comment: '', exit: 0 }));
+    const quick = own || !this.emulatorUrl ? [] : this.setup.quickStart.map((l) => this.substitute({ file: 'README.md', line: 0, code: l, comment: '', exit: 0 }));
     return [this.setup.preamble, ...quick, ...this.state, code].join('\n');
   }
 
@@ -209,9 +212,9 @@ export class ShellRun {
     this.results.push(result);
     this.printed.push(stdout);
     if (ASSIGNMENT.test(command.code) || /^alias \w+=/.test(command.code)) this.state.push(ran);
-    if (code !== command.exit) throw new Error(`README.md:${command.line}: \`${ran}\` exited ${code ?? 'on a signal (timed out?)'}, the README expects ${command.exit}\nstdout: ${stdout}\nstderr: ${stderr}`);
+    if (code !== command.exit) throw new Error(`${command.file}:${command.line}: \`${ran}\` exited ${code ?? 'on a signal (timed out?)'}, the page expects ${command.exit}\nstdout: ${stdout}\nstderr: ${stderr}`);
     const problems = checkOutput(result);
-    if (problems.length) throw new Error(`README.md:${command.line}: \`${ran}\`:\n${problems.join('\n')}\nstdout: ${stdout}`);
+    if (problems.length) throw new Error(`${command.file}:${command.line}: \`${ran}\`:\n${problems.join('\n')}\nstdout: ${stdout}`);
     return result;
   }
 
@@ -224,7 +227,7 @@ export class ShellRun {
     this.background.push(bg);
     const ready = kind.ready(ran);
     return new Promise((ok, fail) => {
-      const guard = setTimeout(() => fail(new Error(`README.md:${command.line}: \`${ran}\` printed no ready line in ${this.setup.commandTimeoutMs} ms:\n${output}\n${stderr}`)), this.setup.commandTimeoutMs);
+      const guard = setTimeout(() => fail(new Error(`${command.file}:${command.line}: \`${ran}\` printed no ready line in ${this.setup.commandTimeoutMs} ms:\n${output}\n${stderr}`)), this.setup.commandTimeoutMs);
       let settled = false;
       const check = () => {
         if (settled || !ready.test(kind.readyOn === 'stdout' ? output : stderr)) return;
@@ -233,14 +236,14 @@ export class ShellRun {
         this.printed.push(output);
         if (kind === BACKGROUND[0]) this.emulatorUrl = emulatorAddress(output);
         const problems = command.expect?.startsWith('{') ? compareShape(parseElided(jsonPrefix(command.expect)), parseJson(/^\{.*\}$/m.exec(output)?.[0] ?? '')) : [];
-        if (problems.length) fail(new Error(`README.md:${command.line}: \`${ran}\`:\n${problems.join('\n')}\nstdout: ${output}`));
+        if (problems.length) fail(new Error(`${command.file}:${command.line}: \`${ran}\`:\n${problems.join('\n')}\nstdout: ${output}`));
         else ok(bg);
       };
       child.stdout!.on('data', (c) => ((output += c), check()));
       child.stderr!.on('data', (c) => ((stderr += c), check()));
       void done.then((code) => {
         clearTimeout(guard);
-        fail(new Error(`README.md:${command.line}: \`${ran}\` exited ${code} before its ready line:\n${output}\n${stderr}`));
+        fail(new Error(`${command.file}:${command.line}: \`${ran}\` exited ${code} before its ready line:\n${output}\n${stderr}`));
       });
     });
   }
@@ -254,7 +257,7 @@ export class ShellRun {
       const code = await bg.done;
       clearTimeout(guard);
       const kind = BACKGROUND.find((k) => k.match.test(bg.command.code))!;
-      if (kind.exitsZero && code !== 0) problems.push(`README.md:${bg.command.line}: \`${bg.ran}\` exited ${code} after Ctrl-C:\n${bg.output()}`);
+      if (kind.exitsZero && code !== 0) problems.push(`${bg.command.file}:${bg.command.line}: \`${bg.ran}\` exited ${code} after Ctrl-C:\n${bg.output()}`);
     }
     this.background.length = 0;
     if (problems.length) throw new Error(problems.join('\n'));
@@ -283,10 +286,10 @@ function checkOutput({ command, stdout }: Ran): string[] {
     problems.push('the API answered with success: false');
   }
   if (expect?.startsWith('{')) {
-    problems.push(...(json === undefined ? [`the README shows ${expect}, the output is not JSON`] : compareShape(parseElided(jsonPrefix(expect)), json)));
+    problems.push(...(json === undefined ? [`the page shows ${expect}, the output is not JSON`] : compareShape(parseElided(jsonPrefix(expect)), json)));
   } else if (expect) {
-    for (const [, prefix] of expect.matchAll(PLACEHOLDER)) if (!idPattern(prefix!).test(stdout)) problems.push(`the README says it prints a ${prefix}_ id (→ ${expect})`);
-    for (const [quoted] of expect.matchAll(/"[^"]+"/g)) if (!stdout.includes(quoted)) problems.push(`the README says it prints ${quoted} (→ ${expect})`);
+    for (const [, prefix] of expect.matchAll(PLACEHOLDER)) if (!idPattern(prefix!).test(stdout)) problems.push(`the page says it prints a ${prefix}_ id (→ ${expect})`);
+    for (const [quoted] of expect.matchAll(/"[^"]+"/g)) if (!stdout.includes(quoted)) problems.push(`the page says it prints ${quoted} (→ ${expect})`);
   }
   return problems;
 }

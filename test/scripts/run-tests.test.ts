@@ -149,6 +149,22 @@ test('changes process state in before()', () => {});
   for (const clean of ['f4-restores', 'f5-plain', 'f6-plain']) assert.equal(verdict(clean), true, `${clean} passes\n${output}`);
 });
 
+test("a suite whose after hook fails fails the run, on every Node line (Node 22's node --test exits 0 for it)", () => {
+  const dir = project({
+    'cli/g0-after-hook': `
+import { after, describe, test } from 'node:test';
+describe('a suite', () => {
+  test('passes', () => {});
+  after(() => { throw new Error('the after hook fails on purpose'); });
+});
+`,
+  });
+  const { status, output } = run(dir);
+  assert.equal(status, 1, output);
+  assert.match(output, /the after hook fails on purpose/);
+  assert.match(output, /failed \((a hook failed, exit 0|exit 1)\)/);
+});
+
 test('in a shared process a hanging test times out alone: the rest of its file and the other files still run', () => {
   const hang = `
 import { test } from 'node:test';
