@@ -9,7 +9,7 @@
 # compiler. This image was never built where it was written (no Docker engine there);
 # test/container/dockerfile.test.ts runs its CMD and HEALTHCHECK as processes instead.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: no dependency's install script is needed to build; tsc is run by hand below.
@@ -24,7 +24,7 @@ COPY scripts/lib ./scripts/lib
 # the bundles bin/svc.js runs (dist/cli; scripts/build-bundles.mjs).
 RUN npx tsc -p tsconfig.build.json && node scripts/build-bundles.mjs
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -15,7 +15,7 @@ import { type DeliveryRecord, type StoredAttempt } from './records.js';
 import type { LoggedRequest } from '../request-log/log.js';
 
 // GET /emulator/stream: the live feed of a merchant key's events and delivery attempts, as
-// Server-Sent Events (the protocol is in README.md, "Webhooks").
+// Server-Sent Events (the protocol is in docs/webhooks.md, "The live stream").
 //
 // Every message carries `id: <cursor>`. A cursor is a creation stamp (ids.ts): events use
 // their `created_at`, attempts the stamp taken when they were recorded. Stamps come from one

@@ -30,3 +30,44 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'login', description: 'Check an API key with a read call and save it in a profile', load: () => import('./commands/login/index.js') },
   { name: 'completion', description: 'Print a bash or zsh completion script', load: () => import('./commands/completion/index.js') },
 ];
+
+/**
+ * The docs page each command's --help ends with (docs/<page>): the entry of the longest command
+ * path that has one ('emulator faults add' takes 'emulator faults'). test/cli/help.test.ts holds
+ * it to the pages that exist and to every command.
+ */
+export const DOCS_PAGES: Record<string, string> = {
+  links: 'cli.md',
+  payments: 'cli.md',
+  mandates: 'cli.md',
+  charges: 'cli.md',
+  'sub-merchants': 'cli.md',
+  payroll: 'cli.md',
+  payouts: 'cli.md',
+  'gift-cards': 'cli.md',
+  'fleet-cards': 'cli.md',
+  webhooks: 'webhooks.md',
+  trigger: 'webhooks.md',
+  parity: 'parity.md',
+  logs: 'request-logs.md',
+  emulator: 'emulator.md',
+  'emulator exec': 'testing.md',
+  'emulator faults': 'faults.md',
+  'emulator dashboard': 'dashboard.md',
+  'emulator deliveries': 'webhooks.md',
+  config: 'cli.md',
+  login: 'cli.md',
+  completion: 'cli.md',
+};
+
+/** The page for a command path (['emulator', 'faults', 'add']): its longest entry in DOCS_PAGES. */
+export function docsPage(path: string[]): string | undefined {
+  for (let n = path.length; n > 0; n--) {
+    const page = DOCS_PAGES[path.slice(0, n).join(' ')];
+    if (page) return page;
+  }
+  return undefined;
+}
+
+/** The last lines of a command's --help: where its page is, in the repository and in an installed package. */
+export const docsLine = (page: string) => `\nDocs: docs/${page} (installed: node_modules/svc-toolkit/docs/${page})`;

@@ -1,7 +1,7 @@
 import { Command, CommanderError, type OutputConfiguration } from 'commander';
 import { EXIT } from './errors.js';
 import { exitCodeFor, quietOnClosedPipe } from './exit.js';
-import { COMMANDS, type CommandEntry } from './commands.js';
+import { COMMANDS, docsLine, docsPage, type CommandEntry } from './commands.js';
 import { attachIO, processIO, type CliIO } from './io.js';
 import { hasColour, loadColour } from './output.js';
 
@@ -42,8 +42,16 @@ export async function buildProgram(version: string, load: 'all' | string[] = 'al
   const wanted = load === 'all' ? COMMANDS : COMMANDS.filter((c) => load.includes(c.name));
   for (const entry of COMMANDS) program.command(entry.name).description(entry.description);
   await Promise.all(wanted.map((entry) => registerEntry(program, entry)));
+  for (const entry of wanted) withDocs(program.commands.find((c) => c.name() === entry.name)!, [entry.name]);
   attachIO(program, io);
   return program;
+}
+
+/** Every command's --help ends with its docs page (commands.ts DOCS_PAGES), after its examples. */
+function withDocs(cmd: Command, path: string[]): void {
+  const page = docsPage(path);
+  if (page) cmd.addHelpText('after', docsLine(page));
+  for (const sub of cmd.commands) withDocs(sub, [...path, sub.name()]);
 }
 
 /** Help, --version and usage errors go to the IO's streams, sized (80 columns off a terminal, as commander does) and coloured for them. */

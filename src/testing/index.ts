@@ -85,7 +85,7 @@ export interface TestEmulator {
   };
   /** The control API (OTP inbox, approvals, payees, wallets, deliveries, redeliver, …). */
   readonly control: ControlApi;
-  /** Fault injection (README "Fault injection"): the same bodies as `POST /_emulator/faults`. */
+  /** Fault injection (docs/faults.md): the same bodies as `POST /_emulator/faults`. */
   readonly faults: {
     /** Adds a fault; a malformed one is rejected with the emulator's message naming the field. */
     add(fault: FaultInput): Promise<Fault>;
@@ -116,7 +116,7 @@ export interface TestEmulator {
    */
   idle(): Promise<void>;
   /**
-   * Grades your webhook receiver as `svc webhooks check` does (README "Check your webhook
+   * Grades your webhook receiver as `svc webhooks check` does (docs/webhooks.md, "Check your webhook
    * receiver"): signed, bad, duplicate and unknown deliveries sent to `url`, each answer checked.
    * Resolves with the report (`report.ok`: no check failed); rejects when `url` cannot be reached
    * or an option is wrong. Plain http:// to this emulator's `allowedHosts` is not warned about.

@@ -13,7 +13,7 @@ import { tempDir } from '../helpers/emulator.js';
 import { rawRequest } from '../helpers/raw-http.js';
 
 // Every option of `svc emulator start` and `exec` from its SVC_* variable (issue 39): the one
-// table (commands/emulator/flags.ts) is what --help, docs/containers.md and the README show;
+// table (commands/emulator/flags.ts) is what --help, docs/containers.md and docs/emulator.md show;
 // each variable, set to a valid value, is taken (the ready line's `sources`, and what the
 // emulator then does), and set to a bad one, stops start and exec with exit 2 naming the
 // variable and the rule, before anything runs. A flag wins over its variable. The binary:
@@ -68,15 +68,15 @@ test('the option table, --help and the docs agree: every option has a variable, 
     assert.equal(row[2], shownDefault(start) === undefined ? '—' : `\`${shownDefault(start)}\``, `${env}: its default`);
   }
 
-  // The README's table of start: every start option with its variable and (where it has one) its default.
-  const readme = tableAfter('README.md', /^## `svc emulator start`/m);
-  assert.equal(readme.length, Object.keys(START).length, 'one README row per start option');
+  // docs/emulator.md's table of start: every start option with its variable and (where it has one) its default.
+  const page = tableAfter('docs/emulator.md', /^## `svc emulator start`/m);
+  assert.equal(page.length, Object.keys(START).length, 'one docs/emulator.md row per start option');
   for (const [prop, spec] of Object.entries(START) as [string, FlagSpec][]) {
-    const row = readme.find((r) => r[0]!.startsWith(`\`${flagName(prop, spec)}`));
-    assert.ok(row, `README: ${flagName(prop)}`);
-    assert.equal(row[1], `\`${spec.env}\``, `README: ${flagName(prop)}'s variable`);
+    const row = page.find((r) => r[0]!.startsWith(`\`${flagName(prop, spec)}`));
+    assert.ok(row, `docs/emulator.md: ${flagName(prop)}`);
+    assert.equal(row[1], `\`${spec.env}\``, `docs/emulator.md: ${flagName(prop)}'s variable`);
     const shown = shownDefault(spec);
-    if (shown !== undefined) assert.equal(row[2], `\`${shown}\``, `README: ${flagName(prop)}'s default`);
+    if (shown !== undefined) assert.equal(row[2], `\`${shown}\``, `docs/emulator.md: ${flagName(prop)}'s default`);
   }
 });
 

@@ -5,6 +5,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/main.js';
+import { COMMANDS, DOCS_PAGES, docsPage } from '../../src/cli/commands.js';
+import { existsSync, readdirSync } from 'node:fs';
+import { packageFile } from '../../emulator/assets.js';
 import { tempDir } from '../helpers/emulator.js';
 import { cliHome, familySmokeTest } from './cli.js';
 
@@ -91,4 +94,28 @@ test('svc completion bash completes commands, subcommands and flags', async () =
   assert.deepEqual(complete(['svc', 'emulator', 'clock', 'adv']), ['advance']);
   const zsh = await cli.run(['completion', 'zsh'], familySmokeTest);
   assert.match(zsh.stdout, /^#compdef svc\nautoload -U \+X bashcompinit/);
+});
+
+/** Every command under `cmd`, groups included, with its path. */
+function allCommands(cmd: Command, path: string[] = []): { path: string[]; cmd: Command }[] {
+  return cmd.commands.flatMap((c) => [{ path: [...path, c.name()], cmd: c }, ...allCommands(c, [...path, c.name()])]);
+}
+
+test('every --help ends with the docs page of its command, and the table names pages that exist', async () => {
+  const pages = readdirSync(packageFile('docs')).filter((f) => f.endsWith('.md'));
+  for (const [command, page] of Object.entries(DOCS_PAGES)) assert.ok(pages.includes(page), `DOCS_PAGES['${command}'] = ${page}: no docs/${page}`);
+  for (const entry of COMMANDS) assert.ok(DOCS_PAGES[entry.name], `svc ${entry.name} has a page in DOCS_PAGES`);
+  const program = await buildProgram('0.0.0-test', 'all');
+  const all = allCommands(program).filter(({ cmd }) => cmd.name() !== 'help');
+  for (const { path, cmd } of all) {
+    const page = docsPage(path)!;
+    assert.ok(existsSync(packageFile(`docs/${page}`)));
+    assert.equal(helpOf(cmd).trimEnd().split('\n').at(-1), `Docs: docs/${page} (installed: node_modules/svc-toolkit/docs/${page})`, `svc ${path.join(' ')} --help`);
+  }
+  // The longest path wins: a subcommand with a page of its own, and one that inherits its group's.
+  assert.equal(docsPage(['emulator', 'faults', 'add']), 'faults.md');
+  assert.equal(docsPage(['emulator', 'keys']), 'emulator.md');
+  // Through the real command line, after the examples.
+  const r = await cli.run(['webhooks', 'check', '--help']);
+  assert.match(r.stdout, /\nExamples:\n[\s\S]*\n\nDocs: docs\/webhooks\.md \(installed: node_modules\/svc-toolkit\/docs\/webhooks\.md\)\n$/);
 });

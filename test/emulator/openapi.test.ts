@@ -42,7 +42,7 @@ function redocly(...args: string[]): Promise<{ status: number; output: string }>
 before(async () => {
   emu = await startTestEmulator();
   dir = mkdtempSync(join(tmpdir(), 'svc-openapi-'));
-  // The lint configuration as a user gets it: served beside the document (README "OpenAPI").
+  // The lint configuration as a user gets it: served beside the document (docs/emulator.md, "The OpenAPI document").
   const config = await fetch(`${emu.baseUrl}/redocly.yaml`);
   assert.equal(config.status, 200);
   lintConfig = await config.text();

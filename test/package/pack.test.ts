@@ -96,7 +96,7 @@ test('the tarball: both builds and their types behind every export, a LICENSE, n
   assert.ok(files.includes('fixtures/fixtures.schema.json'));
   assert.ok(files.includes('scenarios/scenario.schema.json') && files.includes('scenarios/flows/link-paid.yaml') && files.includes('scenarios/parity/auth.yaml'), 'the shipped scenarios');
   assert.deepEqual(files.filter((f) => /^dist\/(test|bench)\/|tsbuildinfo|^test\/|^bench\//.test(f)), [], 'no tests, bench or build info shipped');
-  assert.deepEqual(files.filter((f) => /\.png$/i.test(f)), [], 'the README screenshots stay in the repository');
+  assert.deepEqual(files.filter((f) => /\.png$/i.test(f)), [], 'the dashboard screenshots (docs/*.png) stay in the repository');
   assert.ok(files.some((f) => f.startsWith('docs/')), 'the docs ship, as text');
 
   // Every path package.json points at is in the tarball: exports (both conditions, both types),

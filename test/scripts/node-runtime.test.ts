@@ -199,3 +199,10 @@ test('test:node says which version it needs', async () => {
   assert.equal(r.code, 2);
   assert.match(r.err, /npm run test:node -- 24/);
 });
+
+test('engines states the lines that are tested: the machine\'s (20), and 22 and 24 by test:node; CI runs 24', () => {
+  const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { engines: { node: string } };
+  const majors = pkg.engines.node.split('||').map((r) => Number(/^\s*\^(\d+)\./.exec(r)?.[1]));
+  assert.deepEqual(majors, [20, 22, 24], pkg.engines.node);
+  assert.match(readFileSync(packageFile('.ci/run'), 'utf8'), /^npm test$[\s\S]*^npm run test:node -- 24 package\/ examples\/executable cli\/$/m);
+});

@@ -14,7 +14,7 @@ import { readBlocks } from '../readme/readme-blocks.js';
 // keep-alive pool), then closes, and compares what the process holds open
 // (process.getActiveResourcesInfo()) with what it held before the emulator started: under
 // node:test, vitest and jest (whose --detectOpenHandles must report nothing), after
-// `svc emulator exec` (which ends by itself, without process.exit), and the README's testing
+// `svc emulator exec` (which ends by itself, without process.exit), and docs/testing.md's testing
 // snippet run as a file, which must exit by itself soon after its last line. Real processes in
 // a fresh project whose node_modules/svc-toolkit is this repository.
 
@@ -157,9 +157,9 @@ app.close();
   assert.match(run.stdout, /received 1/, 'the webhook was delivered before the command ended');
 });
 
-test("the README's testing snippet, run as a file, exits by itself right after its last line", { timeout: RUN_TIMEOUT_MS }, async (t) => {
-  const block = readBlocks().find((b) => b.section === 'The testing API' && b.lang === 'ts' && /const emu = await startEmulator/.test(b.text));
-  assert.ok(block, "README.md: the testing API's ts block");
+test("docs/testing.md's testing snippet, run as a file, exits by itself right after its last line", { timeout: RUN_TIMEOUT_MS }, async (t) => {
+  const block = readBlocks('docs/testing.md').find((b) => b.section === 'The testing API' && b.lang === 'ts' && /const emu = await startEmulator/.test(b.text));
+  assert.ok(block, "docs/testing.md: the testing API's ts block");
   const dir = project('open-handles-readme', { type: 'module' });
   const js = ts.transpileModule(block.text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
   // Around the snippet: when it started (its pace on this machine), and when its last line ran.

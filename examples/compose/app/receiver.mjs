@@ -1,4 +1,4 @@
-// A merchant app's webhook receiver, in Node's standard library only (node:20 image, no npm).
+// A merchant app's webhook receiver, in Node's standard library only (node:24 image, no npm).
 //
 // At start it registers its own endpoint with the payments API (replacing an earlier one for
 // the same URL, so a restart does not leave a second endpoint whose secret it no longer knows),
