@@ -35,7 +35,9 @@ function digest(inputs) {
     } catch {
       return lines.push(`${relative(root, path)} missing`);
     }
-    if (st.isDirectory()) for (const name of readdirSync(path).sort()) visit(join(path, name));
+    // A node_modules inside an input is a tool's cache (vitest writes test/vitest/node_modules/.vite
+    // while the suite runs), not a source: the installed packages count through .package-lock.json.
+    if (st.isDirectory()) for (const name of readdirSync(path).sort()) name !== 'node_modules' && visit(join(path, name));
     else lines.push(`${relative(root, path)} ${st.size} ${st.mtimeMs}`);
   };
   for (const input of inputs) visit(join(root, input));
