@@ -26,6 +26,13 @@ const CLI_INPUTS = ['src', 'emulator', 'contract', 'bin', 'package.json', 'node_
 /** What `npm run build` reads besides: the tests and the bench (tsc compiles them), the CommonJS build. */
 const FULL_INPUTS = [...CLI_INPUTS, 'test', 'bench', 'scripts/build-cjs.mjs'];
 
+/**
+ * Folders inside the inputs that tools write while they run, not sources: a node_modules (vitest's
+ * cache under test/vitest; the installed packages count through node_modules/.package-lock.json),
+ * a dot-folder (a cache), and the bench's results.
+ */
+const NOT_SOURCES = /^(node_modules|\..+|results)$/;
+
 function digest(inputs) {
   const lines = [];
   const visit = (path) => {
@@ -35,9 +42,7 @@ function digest(inputs) {
     } catch {
       return lines.push(`${relative(root, path)} missing`);
     }
-    // A node_modules inside an input is a tool's cache (vitest writes test/vitest/node_modules/.vite
-    // while the suite runs), not a source: the installed packages count through .package-lock.json.
-    if (st.isDirectory()) for (const name of readdirSync(path).sort()) name !== 'node_modules' && visit(join(path, name));
+    if (st.isDirectory()) for (const name of readdirSync(path).sort()) if (!NOT_SOURCES.test(name)) visit(join(path, name));
     else lines.push(`${relative(root, path)} ${st.size} ${st.mtimeMs}`);
   };
   for (const input of inputs) visit(join(root, input));
