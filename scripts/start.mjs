@@ -3,7 +3,7 @@
 // made by esbuild straight from the TypeScript sources (`build-bundles.mjs --cli-from-source`,
 // a few seconds): nothing is type-checked here. `npm run typecheck` and `npm test` do that, and
 // the tests never run on this bundle (it marks dist/ as not the full build).
-// With nothing changed it runs bin/svc.js in this same process, so a restart costs one stat per
+// With nothing changed it runs the CLI in this same process, so a restart costs one stat per
 // source file on top of `node bin/svc.js emulator start`.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -20,6 +20,8 @@ if (readStamp().cli !== digest) {
   writeStamp({ full: null, cli: digest });
   console.error(`npm start: bundled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
-const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
-process.argv = [process.argv[0], bin, 'emulator', 'start', ...process.argv.slice(2)];
-createRequire(import.meta.url)(bin);
+// What bin/svc.js does when it is the program (required, it runs nothing): the CLI's main() on
+// `svc emulator start <flags>`, its exit code the process's.
+const require = createRequire(import.meta.url);
+const argv = [process.argv[0], fileURLToPath(new URL('../bin/svc.js', import.meta.url)), 'emulator', 'start', ...process.argv.slice(2)];
+process.exitCode = await require('../dist/cli/fast.cjs').main(argv, () => require('../package.json').version);

@@ -42,8 +42,8 @@ function digest(inputs) {
     } catch {
       return lines.push(`${relative(root, path)} missing`);
     }
-    if (st.isDirectory()) for (const name of readdirSync(path).sort()) if (!NOT_SOURCES.test(name)) visit(join(path, name));
-    else lines.push(`${relative(root, path)} ${st.size} ${st.mtimeMs}`);
+    if (!st.isDirectory()) return lines.push(`${relative(root, path)} ${st.size} ${st.mtimeMs}`);
+    for (const name of readdirSync(path).sort()) if (!NOT_SOURCES.test(name)) visit(join(path, name));
   };
   for (const input of inputs) visit(join(root, input));
   return createHash('sha256').update(lines.join('\n')).digest('hex');

@@ -38,10 +38,11 @@ const blocks = PAGES.flatMap((page) => readBlocks(page));
 const TIMEOUT_MS = 60_000;
 /**
  * How many blocks across the README and docs/ may be marked not run: 18 when the docs moved out
- * of the README (issue 47), of which 5 are listings and output, not commands, and the rest need
- * a Docker engine, a sandbox of the real service, a release or minutes of measuring.
+ * of the README (issue 47), 21 with docs/scenarios.md; most are listings and sample output, not
+ * commands, or need a Docker engine, a sandbox of the real service, a release or minutes of
+ * measuring. A new page's marks count here too.
  */
-const MAX_NOT_RUN = 20;
+const MAX_NOT_RUN = 24;
 /** The start of the emulator clock in the JSON examples (the delivery, the stream). */
 const EXAMPLE_CLOCK = Date.parse('2026-11-21T12:00:00.000Z');
 const SEEDED_KEY = 'svc_test_acme0all0scopes0000000000001';

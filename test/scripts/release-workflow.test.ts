@@ -55,7 +55,7 @@ test('release.yml builds the five targets on their own runners, as build-exe.mjs
   assert.match(workflow, /run: SVC_EXE_NODE="\$\(node -p process\.execPath\)" npm run build:exe/);
   // Node's documented steps, in the script: the signature removed before the blob goes in (macOS
   // and Windows), an ad-hoc one after (macOS), checked on the runner.
-  assert.match(buildScript, /run\('codesign', \['--remove-signature', exe\]\);\nif \(process\.platform === 'win32'\) run\(windowsSigntool, \['remove', '\/s', exe\]\);\n[^\n]*\nawait inject\([\s\S]*run\('codesign', \['--sign', '-', exe\]\)/);
+  assert.match(buildScript, /run\('codesign', \['--remove-signature', exe\]\);\nif \(process\.platform === 'win32'\) run\(windowsSigntool, \['remove', '\/s', exe\]\);\n(\/\/[^\n]*\n|[^\n]*console\.warn[^\n]*\n)*await inject\([\s\S]*run\('codesign', \['--sign', '-', exe\]\)/);
   assert.match(workflow, /if: runner\.os == 'macOS'\n\s+run: codesign --verify --strict/);
   // Each file is tried alone before it is kept, and the release gets them all plus the sums.
   assert.match(workflow, /"\$exe" emulator exec -- "\$exe" payments list --json/);
