@@ -11,7 +11,7 @@ import { readBlocks } from '../readme/readme-blocks.js';
 // says with --env AMOUNT=1200), and every svc command of its sh blocks exits 0.
 
 const cli = cliSession({ clock: 'system' });
-const blocks = readBlocks(readFileSync(packageFile('docs/scenarios.md'), 'utf8'));
+const blocks = readBlocks('docs/scenarios.md');
 const dir = tempDir('svc-scenario-docs-');
 
 /** A command line as the shell splits it: words, '…' and "…" quoting; a trailing comment and `> file` dropped. */
