@@ -51,6 +51,7 @@ export const DOCS_PAGES: Record<string, string> = {
   scenario: 'scenarios.md',
   parity: 'parity.md',
   logs: 'request-logs.md',
+  coverage: 'coverage.md',
   emulator: 'emulator.md',
   'emulator exec': 'testing.md',
   'emulator faults': 'faults.md',

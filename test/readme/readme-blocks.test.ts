@@ -38,7 +38,7 @@ const blocks = PAGES.flatMap((page) => readBlocks(page));
 const TIMEOUT_MS = 60_000;
 /**
  * How many blocks across the README and docs/ may be marked not run: 18 when the docs moved out
- * of the README (issue 47), 21 with docs/scenarios.md; most are listings and sample output, not
+ * of the README (issue 47), 22 with docs/scenarios.md and docs/coverage.md; most are listings and sample output, not
  * commands, or need a Docker engine, a sandbox of the real service, a release or minutes of
  * measuring. A new page's marks count here too.
  */
