@@ -46,10 +46,23 @@ test('emulator/ imports nothing from src/', () => {
 
 test('src/ reaches the emulator only through emulator/index.ts, and only where it starts one', () => {
   const starters = ['src/cli/commands/emulator/start-run.ts', 'src/cli/commands/emulator/exec-run.ts', 'src/cli/commands/emulator/world-file.ts', 'src/testing/index.ts'];
-  const intoEmulator = edges('src').filter((e) => e.target.startsWith('emulator/'));
+  const intoEmulator = edges('src').filter((e) => e.target.startsWith('emulator/') && e.target !== SENDER);
   assert.deepEqual(intoEmulator.filter((e) => e.target !== 'emulator/index.ts'), [], 'only emulator/index.ts');
   assert.deepEqual(intoEmulator.filter((e) => !starters.includes(e.file)), [], 'only from the starters');
   assert.ok(intoEmulator.length > 0, 'the checks above ran on real imports');
+});
+
+// The one other door: the delivery engine's HTTP sender, which `svc webhooks check` sends its
+// crafted deliveries with (so a receiver is graded on what the engine counts). It is a leaf: it
+// imports nothing of the emulator, so the check loads no more than the sender.
+const SENDER = 'emulator/webhooks/sender.ts';
+
+test('the webhook sender is shared by the engine and webhooks check, and imports nothing of the emulator', () => {
+  assert.deepEqual(importsOf(SENDER).filter((t) => !t.startsWith('contract/')), []);
+  const users = (dir: string) => edges(dir).filter((e) => e.target === SENDER).map((e) => e.file);
+  assert.deepEqual(users('src'), ['src/webhooks/check/index.ts']);
+  assert.ok(users('emulator').includes('emulator/webhooks/engine.ts'));
+  assert.deepEqual(sources('contract').filter((f) => /['"](?:undici|node:(?:https?|net|tls))['"]/.test(readFileSync(join(root, f), 'utf8'))), [], 'contract/ holds no HTTP client');
 });
 
 test('every route of the contract has exactly one handler in the emulator, and no handler is outside the contract', () => {

@@ -1,5 +1,5 @@
 import type { Services } from '../services.js';
-import type { AttemptOutcome } from '../../contract/webhook-sender.js';
+import type { AttemptOutcome } from '../webhooks/sender.js';
 import { latencyOf, type Fault } from './set.js';
 
 // Delivery faults, applied by the webhook engine to one attempt (webhooks/engine.ts launch):

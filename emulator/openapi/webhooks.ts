@@ -2,13 +2,13 @@ import { EVENT_TYPES, type EventType } from '../../contract/common.js';
 import { EVENT_ENVELOPES, EVENT_SUMMARIES } from '../../contract/events.js';
 import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from '../../contract/signature.js';
 import { DELAYS_MS } from '../webhooks/schedule.js';
-import { USER_AGENT } from '../../contract/webhook-sender.js';
+import { USER_AGENT } from '../../contract/delivery-headers.js';
 import type { WebhookSpec } from './builder.js';
 import type { JsonSchema } from './schemas.js';
 
 // The merchant document's `webhooks`: one entry per event type the emulator sends, with the
 // body the outbox writes (contract/events.ts, the same schemas its producers are typed by),
-// the headers of every attempt (contract/webhook-sender.ts attemptHeaders) and the signing scheme
+// the headers of every attempt (contract/delivery-headers.ts) and the signing scheme
 // (contract/signature.ts signPayload). The scheme is also stated as data, `x-webhook-signature`
 // at the document's root, so a receiver can be written from the document alone:
 // test/contract-property/webhook-receiver.test.ts builds its verifier from nothing else.

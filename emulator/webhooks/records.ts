@@ -3,7 +3,7 @@ import type { Environment } from '../resources/merchants/records.js';
 import { collection } from '../store/collection.js';
 import { MAX_ATTEMPTS } from './schedule.js';
 import { isoMicros } from '../ids.js';
-import { attemptHeaders } from '../../contract/webhook-sender.js';
+import { attemptHeaders } from '../../contract/delivery-headers.js';
 
 // The webhook delivery record, owned here: the outbox (resources/events/outbox.ts) writes one per
 // subscribed endpoint with no attempt yet, the delivery engine appends attempts and moves its

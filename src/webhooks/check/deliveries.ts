@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { EventType } from '../../../contract/common.js';
 import type { CheckId } from '../../../contract/webhook-check.js';
 import { signPayload } from '../../../contract/signature.js';
-import { attemptHeaders } from '../../../contract/webhook-sender.js';
+import { attemptHeaders } from '../../../contract/delivery-headers.js';
 import { sampleEvent, unknownEvent } from './samples.js';
 
 // The deliveries `svc webhooks check` sends: each with the engine's headers (attemptHeaders)

@@ -1,12 +1,12 @@
 import { EVENT_TYPES, type EventType } from '../../../contract/common.js';
-import { Sender, type AttemptOutcome } from '../../../contract/webhook-sender.js';
+import { Sender, type AttemptOutcome } from '../../../emulator/webhooks/sender.js';
 import type { CheckResult, ReceiverReport } from '../../../contract/webhook-check.js';
 import { craft, type Crafted } from './deliveries.js';
 import { grade, isTimeout, type Sent } from './grade.js';
 
 // `svc webhooks check <url>` and the testing API's `emu.checkWebhookReceiver(url, { secret })`:
 // crafted deliveries sent straight to a merchant's receiver with the engine's own sender
-// (contract/webhook-sender.ts: no redirect followed, the same timeout rule), each answer graded
+// (emulator/webhooks/sender.ts: no redirect followed, the same timeout rule), each answer graded
 // against what the spec expects. The CLI command only parses flags and prints the report.
 
 export interface CheckOptions {

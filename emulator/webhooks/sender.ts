@@ -1,26 +1,18 @@
 import type { Agent, Dispatcher } from 'undici';
 
-// How a webhook delivery goes out: its headers, and one HTTP attempt (POST the raw body,
-// never follow a redirect, give up after the timeout, report what happened without
-// throwing). The emulator's delivery engine sends every attempt with it, and `svc webhooks
-// check` sends its crafted deliveries with it, so a receiver is graded on exactly what the
-// engine would count. Connections are kept alive per origin (one shared undici Agent), so a
+// How a webhook delivery goes out: one HTTP attempt (POST the raw body, never follow a
+// redirect, give up after the timeout, report what happened without throwing). The emulator's
+// delivery engine sends every attempt with it, and `svc webhooks check` sends its crafted
+// deliveries with it, so a receiver is graded on exactly what the engine would count. Connections are kept alive per origin (one shared undici Agent), so a
 // busy endpoint costs no TCP handshake per delivery.
 //
 // It drives the Agent's low-level `dispatch` with a handler instead of `request()`: no
 // response stream, no AbortSignal, no promise per chunk. At thousands of deliveries a second
 // that is a good part of the emulator's CPU time per delivery (bench/scenarios/webhooks.ts).
-
-export const USER_AGENT = 'svc-emulator-webhooks/1';
-
-/** The headers of one attempt; the signature is the only part that changes between attempts. */
-export const attemptHeaders = (eventType: string, deliveryId: string, signature: string): Record<string, string> => ({
-  'content-type': 'application/json',
-  'user-agent': USER_AGENT,
-  'svc-signature': signature,
-  'svc-event': eventType,
-  'svc-delivery': deliveryId,
-});
+//
+// It imports nothing else of the emulator: `svc webhooks check` (src/webhooks/check/) sends
+// with it too, the one module under emulator/ that src/ may import besides emulator/index.ts
+// (test/architecture.test.ts). The headers it sends are data in contract/delivery-headers.ts.
 
 /** Bytes of the response body kept in the attempt log. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
