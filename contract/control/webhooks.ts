@@ -51,6 +51,8 @@ export const EndpointSecret = z
   .object({
     id: z.string(),
     secret: z.string().meta({ description: "The endpoint's signing secret (43 base64url characters): the key of every delivery's Svc-Signature" }),
+    events: z.array(z.string()).meta({ description: 'The event types the endpoint subscribes to: `svc webhooks check --endpoint` sends only these' }),
+    allowed_hosts: z.array(z.string()).meta({ description: "The emulator's --allow-host names: plain http:// to them is a test host, as for loopback" }),
   })
   .meta({ id: 'EndpointSecret' });
 

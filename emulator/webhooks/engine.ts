@@ -72,7 +72,7 @@ interface Finished {
 export class DeliveryEngine {
   private running = false;
   private unsubscribe: (() => void) | undefined;
-  private sender = new Sender();
+  private sender: Sender;
   /** delivery id -> the scheduler's run waiting for the attempt to be recorded */
   private readonly waiters = new Map<string, { promise: Promise<void>; done: () => void }>();
   /** delivery id -> its clock timer, while a delay or reorder fault holds the attempt */
@@ -92,7 +92,9 @@ export class DeliveryEngine {
   private flushScheduled = false;
   private idleWaiters: Array<() => void> = [];
 
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: Services) {
+    this.sender = new Sender(services.config.webhookTimeoutMs);
+  }
 
   start(): void {
     if (this.running) return;
@@ -170,7 +172,7 @@ export class DeliveryEngine {
     for (const id of [...this.waiters.keys()]) this.settle(id);
     this.wakeIdleWaiters();
     await this.sender.close();
-    this.sender = new Sender(); // a later start() gets fresh connections
+    this.sender = new Sender(this.services.config.webhookTimeoutMs); // a later start() gets fresh connections
   }
 
   private onCommit(ops: readonly Op[]): void {

@@ -35,6 +35,8 @@ export interface AttemptOutcome {
   response_excerpt: string;
   /** Cut off by `abortAll()` (the engine is stopping); nothing is recorded. */
   aborted: boolean;
+  /** No connection could be made (refused, no such host, no route, TLS handshake): nothing was answered. */
+  unreachable?: true;
 }
 
 interface Open {
@@ -51,6 +53,14 @@ export class Sender {
   private closed = false;
   /** Attempts on the wire, so stopping can cut them off. */
   private readonly open = new Set<Open>();
+
+  /**
+   * `connectTimeoutMs`: how long a connection (TCP and TLS) may take; the callers pass their
+   * attempt timeout. An attempt resolves at its own timeout whatever happens, but a connection
+   * still being made holds the pool, and closing it waits for that connect to give up (undici's
+   * default is 10 s: `https://` to a plain-HTTP port that never answers held a 1 ms check 10 s).
+   */
+  constructor(private readonly connectTimeoutMs: number) {}
 
   send(req: AttemptRequest): Promise<AttemptOutcome> {
     return new Promise((resolve) => {
@@ -127,14 +137,15 @@ export class Sender {
             else finish({ ok: false, status_code: null, error: 'no response' });
           },
           onResponseError(_c, err) {
-            if (status !== null) byStatus(); // the body was cut short: the status stands
-            else finish({ ok: false, status_code: null, error: describeNetworkError(err) });
+            if (status !== null) return byStatus(); // the body was cut short: the status stands
+            const { error, unreachable } = describeNetworkError(err);
+            finish({ ok: false, status_code: null, error, ...(unreachable && { unreachable }) });
           },
         },
       );
       // A closed sender opens no pool: close() has already destroyed the one it had.
       if (this.closed) return entry.stop();
-      this.agent ??= import('undici').then((u) => new u.Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, pipelining: 1 }));
+      this.agent ??= import('undici').then((u) => new u.Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, pipelining: 1, connectTimeout: this.connectTimeoutMs }));
       this.agent.then(
         (agent) => {
           if (done) return; // stopped or timed out while undici was loading
@@ -157,11 +168,19 @@ export class Sender {
   }
 }
 
-/** "connection refused (ECONNREFUSED)", "TLS: self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)", … */
-function describeNetworkError(err: unknown): string {
-  const e = err as { message?: string; code?: string; cause?: { message?: string; code?: string } };
+/** Failures before anything was answered: no connection (or no TLS session) was made. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * "connection refused (ECONNREFUSED)", "TLS: self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)",
+ * "not an HTTP/1.1 answer (…)", …; `unreachable` when no connection was made.
+ */
+function describeNetworkError(err: unknown): { error: string; unreachable: boolean } {
+  const e = err as { name?: string; message?: string; code?: string; cause?: { message?: string; code?: string } };
   const code = e.cause?.code ?? e.code;
   const message = e.cause?.message ?? e.message ?? String(err);
+  // Bytes that are not an HTTP/1.1 status line and headers (garbage, HTTP/0.9): undici's parser names no code.
+  if (e.name === 'HTTPParserError') return { error: `not an HTTP/1.1 answer (${message})`, unreachable: false };
   const known: Record<string, string> = {
     ECONNREFUSED: 'connection refused',
     ECONNRESET: 'connection reset',
@@ -170,8 +189,9 @@ function describeNetworkError(err: unknown): string {
     UND_ERR_SOCKET: 'connection closed before a response',
     UND_ERR_CONNECT_TIMEOUT: 'connect timeout',
     UND_ERR_HEADERS_TIMEOUT: 'timeout waiting for response headers',
+    UND_ERR_HEADERS_OVERFLOW: 'response headers larger than 16 KB',
   };
   const tls = code !== undefined && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code);
-  const what = code && known[code] ? known[code] : tls ? `TLS: ${message}` : message;
-  return code ? `${what} (${code})` : what;
+  const what = code && known[code] ? known[code] : tls ? `TLS: ${message.trim()}` : message;
+  return { error: code ? `${what} (${code})` : what, unreachable: tls || (code !== undefined && UNREACHABLE.has(code)) };
 }

@@ -16,9 +16,12 @@ import { startSampleReceiver, type Flaw, type SampleReceiver } from './receivers
 // test/webhooks/receivers/: through the built CLI in a child process (its --json report and
 // its exit code) and through the testing API's emu.checkWebhookReceiver, which run the same
 // code (src/webhooks/check/). A correct receiver and the Python example pass every check; each
-// flawed one fails exactly the check for its flaw. A check with no answer left to grade (every
-// request was cut off by the timeout or redirected, which Time and No redirects grade) warns
-// "nothing to grade" instead of passing.
+// flawed one fails (a spec check) or warns (an advice check; fails under --strict) exactly the
+// check for its flaw. When no valid delivery was accepted (a wrong secret, a wrong path) the
+// one failing check says why and the checks that need an accepted delivery are not graded; a
+// check with no answer left to grade (every request was cut off by the timeout or redirected,
+// which Time and No redirects grade) is not graded either. (Bad answers that are not HTTP are
+// graded in check-bad-answers.test.ts.)
 
 const SECRET = 'check-receiver-test-secret';
 
@@ -46,15 +49,24 @@ async function viaCli(url: string, args: string[] = ['--secret', SECRET], env: R
 const viaApi = async (url: string, options: { timeoutMs?: number; events?: string[] } = {}) => ReceiverReport.parse(await emu.checkWebhookReceiver(url, { secret: SECRET, ...options }));
 
 const verdicts = (r: ReceiverReport) => Object.fromEntries(r.checks.map((c) => [c.id, c.verdict]));
+const ALL_PASS = { valid: 'pass', bad: 'pass', timestamps: 'pass', refusal_status: 'pass', duplicate: 'pass', forward_compat: 'pass', time: 'pass', redirects: 'pass', transport: 'pass' } as const;
+/** Checks that need an accepted delivery. */
+const GATED = ['bad', 'timestamps', 'refusal_status', 'duplicate', 'forward_compat'] as const;
+const GATE_CLOSED = { bad: 'not_graded', timestamps: 'not_graded', refusal_status: 'not_graded', duplicate: 'not_graded', forward_compat: 'not_graded' } as const;
 const failed = (r: ReceiverReport) => r.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
 const check = (r: ReceiverReport, id: CheckId) => r.checks.find((c) => c.id === id)!;
 
 /** Every check passes, the report says so, and every request of checks 1-4 was graded. */
 function assertAllPass(r: ReceiverReport, label: string) {
-  assert.deepEqual(verdicts(r), { valid: 'pass', bad: 'pass', duplicate: 'pass', forward_compat: 'pass', time: 'pass', redirects: 'pass', transport: 'pass' }, `${label}: ${JSON.stringify(r.checks.map((c) => [c.id, c.why]))}`);
+  assert.deepEqual(verdicts(r), ALL_PASS, `${label}: ${JSON.stringify(r.checks.map((c) => [c.id, c.why]))}`);
   assert.equal(r.ok, true);
-  assert.deepEqual(r.counts, { pass: 7, fail: 0, warn: 0 });
-  for (const id of ['valid', 'bad', 'duplicate', 'forward_compat'] as const) assert.ok(check(r, id).requests.every((q) => q.verdict === 'pass'), `${label}: ${id}`);
+  assert.deepEqual(r.counts, { pass: 9, fail: 0, warn: 0, not_graded: 0 });
+  for (const id of ['valid', ...GATED] as const) assert.ok(check(r, id).requests.every((q) => q.verdict === 'pass'), `${label}: ${id}`);
+  assert.deepEqual(
+    r.checks.filter((c) => c.basis === 'advice').map((c) => c.id),
+    ['timestamps', 'refusal_status', 'forward_compat', 'transport'],
+    'the report says which checks are advice',
+  );
 }
 
 test('a correct Express receiver passes every check, through the CLI (exit 0) and the testing API', async () => {
@@ -67,9 +79,10 @@ test('a correct Express receiver passes every check, through the CLI (exit 0) an
   assertAllPass(await viaApi(r.url), 'testing api');
 
   // What was sent: one valid delivery per type, each body a real envelope of its type, signed
-  // with the emulator's headers; the re-laid-out one has tabs, \u escapes and reversed keys.
+  // with the emulator's headers; the re-laid-out one has tabs, \u escapes and reversed keys;
+  // the last carries two v1= entries, the valid one first.
   const valid = check(cli.report, 'valid').requests;
-  assert.equal(valid.length, EVENT_TYPES.length + 1);
+  assert.equal(valid.length, EVENT_TYPES.length + 2);
   for (const [i, type] of EVENT_TYPES.entries()) {
     assert.equal(valid[i].request.headers['svc-event'], type);
     EVENT_ENVELOPES[type].parse(JSON.parse(valid[i].request.body));
@@ -77,7 +90,8 @@ test('a correct Express receiver passes every check, through the CLI (exit 0) an
     assert.match(valid[i].request.headers['svc-delivery'], /^dlv_[A-Za-z0-9]{20}$/);
     assert.equal(valid[i].request.headers['user-agent'], 'svc-emulator-webhooks/1');
   }
-  const relaid = valid.at(-1)!.request.body;
+  assert.match(valid.at(-1)!.request.headers['svc-signature'], /^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+  const relaid = valid.at(-2)!.request.body;
   assert.match(relaid, /\t/);
   assert.match(relaid, /\\u00e9/);
   assert.ok(relaid.indexOf('"data"') < relaid.indexOf('"type"'), 'keys in reverse order');
@@ -109,46 +123,85 @@ test('the Python example receiver (examples/python) passes every check', async (
   await once(child, 'exit');
 });
 
-/** What each flawed receiver fails, and the why its report gives. */
-const FLAWED: Array<{ flaw: Flaw; fails: CheckId; why: RegExp; fix: RegExp }> = [
-  { flaw: 'reserialized', fails: 'valid', why: /answered 2xx when compact, but 400 when laid out differently: the receiver verifies re-serialized JSON/, fix: /raw body/ },
-  { flaw: 'no-verification', fails: 'bad', why: /^6 of 6 bad deliveries were accepted \(2xx\): no Svc-Signature header → 200/, fix: /verify Svc-Signature/ },
-  { flaw: '500-on-bad-signature', fails: 'bad', why: /^6 of 6 bad deliveries were not answered 4xx: .*timestamp 301 s old → 500.*a 5xx \(or a dropped connection\) says your server failed/, fix: /answer 400 \(never 5xx\)/ },
-  { flaw: '500-on-duplicate', fails: 'duplicate', why: /got 500 \(payment\.completed, same Svc-Delivery again\)/, fix: /dedupe on Svc-Delivery/ },
-  { flaw: 'rejects-unknown-types', fails: 'forward_compat', why: /^unknown event type svc_check\.unknown_type → 400/, fix: /event types you do not handle/ },
+/** What each flawed receiver gets: the checks that do not pass (spec ones fail, advice ones warn), and the why of the first. */
+const FLAWED: Array<{ flaw: Flaw; not: Partial<Record<CheckId, ReceiverReport['checks'][number]['verdict']>>; why: RegExp; fix: RegExp }> = [
+  { flaw: 'reserialized', not: { valid: 'fail' }, why: /answered 2xx when compact, but 400 when laid out differently: the receiver verifies re-serialized JSON/, fix: /raw body/ },
+  {
+    flaw: 'no-verification',
+    not: { bad: 'fail', timestamps: 'warn', refusal_status: 'not_graded' },
+    why: /^5 of 5 forged deliveries were accepted \(2xx\): no Svc-Signature header → 200.*none carries a valid signature/,
+    fix: /verify Svc-Signature/,
+  },
+  { flaw: '500-on-bad-signature', not: { refusal_status: 'warn' }, why: /^7 of 7 refused deliveries were not answered 4xx: .*timestamp 301 s old → 500.*a 5xx \(or a dropped connection\) says your server failed/, fix: /answer 400 \(never 5xx\)/ },
+  { flaw: '500-on-duplicate', not: { duplicate: 'fail' }, why: /got 500 \(payment\.completed, same Svc-Delivery again\)/, fix: /dedupe on Svc-Delivery/ },
+  { flaw: 'rejects-unknown-types', not: { forward_compat: 'warn' }, why: /^unknown event type svc_check\.unknown_type → 400/, fix: /event types you do not handle/ },
+  { flaw: 'accepts-future', not: { timestamps: 'warn' }, why: /^1 of 2 deliveries correctly signed at a time more than 300 s from now were accepted: timestamp a day in the future → 200/, fix: /either way/ },
+  { flaw: 'last-v1-only', not: { valid: 'fail' }, why: /^a header with two v1= signatures, the valid one first, was answered 400: the receiver reads only one v1= entry/, fix: /any v1= entry matches/ },
+  // Nothing any correct verifier would accept reached it: a lenient split of the header is no flaw.
+  { flaw: 'lenient-header', not: {}, why: /./, fix: /./ },
+  // No valid delivery accepted: the one failing check says why, the rest of what needs an accepted delivery is not graded.
+  ...(['wrong-secret', 'body-only-signature'] as const).map((flaw) => ({
+    flaw,
+    not: { valid: 'fail', ...GATE_CLOSED },
+    why: new RegExp(`^every correctly signed delivery \\(${EVENT_TYPES.length}\\) was answered ${flaw === 'wrong-secret' ? 401 : 400}: the receiver refused every signature that verifies`),
+    fix: /^check the secret .* and that the raw body is signed as t\.body: HMAC-SHA256 of "<t>\.<raw body>"/,
+  })),
+  {
+    flaw: 'wrong-path',
+    not: { valid: 'fail', ...GATE_CLOSED },
+    why: new RegExp(`^every correctly signed delivery \\(${EVENT_TYPES.length}\\) was answered 404: nothing answers POST /webhooks there`),
+    fix: /^wrong path\?/,
+  },
 ];
 
-for (const { flaw, fails, why, fix } of FLAWED) {
-  test(`a receiver that ${flaw.replace(/-/g, ' ')} fails "${fails}" and passes every other check`, async () => {
+for (const { flaw, not, why, fix } of FLAWED) {
+  const expected = { ...ALL_PASS, ...not };
+  const fails = Object.values(not).includes('fail');
+  test(`a receiver that ${flaw.replace(/-/g, ' ')}: ${Object.entries(not).map(([id, v]) => `${id} ${v}`).join(', ') || 'passes every check'}; exit ${fails ? 1 : 0} (and 1 under --strict if it warned)`, async () => {
     const r = await receiver(flaw);
     const cli = await viaCli(r.url);
-    assert.equal(cli.code, 1, cli.stderr);
+    assert.equal(cli.code, fails ? 1 : 0, cli.stderr);
     for (const report of [cli.report, await viaApi(r.url)]) {
-      assert.deepEqual(failed(report), [fails]);
-      assert.equal(report.counts.pass, 6, JSON.stringify(report.checks.map((c) => [c.id, c.verdict, c.why])));
-      assert.equal(report.ok, false);
-      assert.match(check(report, fails).why, why);
-      assert.match(check(report, fails).fix ?? '', fix);
+      assert.deepEqual(verdicts(report), expected, JSON.stringify(report.checks.map((c) => [c.id, c.verdict, c.why])));
+      assert.equal(report.ok, !fails);
+      const first = report.checks.find((c) => c.verdict !== 'pass');
+      if (first) {
+        assert.match(first.why, why);
+        assert.match(first.fix ?? '', fix);
+      }
+      for (const c of report.checks.filter((c) => c.verdict === 'not_graded')) {
+        assert.match(c.why, /^no (valid delivery was accepted|bad delivery was refused)/, c.id);
+        assert.equal(c.fix, null);
+      }
+    }
+    if (Object.values(not).includes('warn')) {
+      // The advice becomes a failure under --strict.
+      const strict = await viaCli(r.url, ['--secret', SECRET, '--strict']);
+      assert.equal(strict.code, 1, strict.stderr);
+      assert.equal(strict.report.strict, true);
+      for (const [id, v] of Object.entries(not)) assert.equal(check(strict.report, id as CheckId).verdict, v === 'warn' ? 'fail' : v, id);
     }
   });
 }
 
-test('the human report: each check a verdict and a title, a why line, and a fix line unless it passed; exit 1', async () => {
+test('the human report: each check a verdict, a title and its basis, a why line, and a fix line unless it passed; exit 1', async () => {
   const r = await receiver('no-verification');
   const run = await runBinary(['webhooks', 'check', r.url, '--secret', SECRET]);
   assert.equal(run.code, 1, run.stderr);
   assert.match(run.stderr, /^Sending signed test deliveries to http:\/\/127\.0\.0\.1:\d+\/webhooks …$/m);
   const lines = run.stdout.split('\n');
-  const at = (title: string) => lines.findIndex((l) => l.endsWith(`  ${title}`));
-  const bad = at('Bad deliveries');
-  assert.match(lines[bad]!, /^  fail  Bad deliveries$/);
-  assert.match(lines[bad + 1]!, /^        why: 6 of 6 bad deliveries were accepted \(2xx\)/);
+  const at = (title: string) => lines.findIndex((l) => l.includes(`  ${title} (`));
+  const bad = at('Forged deliveries');
+  assert.match(lines[bad]!, /^  fail  Forged deliveries \(spec\)$/);
+  assert.match(lines[bad + 1]!, /^        why: 5 of 5 forged deliveries were accepted \(2xx\)/);
   assert.match(lines[bad + 2]!, /^        fix: verify Svc-Signature/);
+  assert.match(lines[at('Timestamps out of tolerance')]!, /^  warn  Timestamps out of tolerance \(advice\)$/);
+  assert.match(lines[at('Refusals are 4xx')]!, /^  not graded  Refusals are 4xx \(advice\)$/);
   const valid = at('Valid deliveries');
-  assert.match(lines[valid]!, /^  pass  Valid deliveries$/);
-  assert.match(lines[valid + 1]!, /^        why: 7 event types and a body laid out differently/);
-  assert.match(lines[valid + 2]!, /^  (pass|fail|warn)  Bad deliveries$/, 'no fix line for a check that passed');
-  assert.match(run.stdout, /^FAILED: 6 passed, 1 failed, 0 warned$/m);
+  assert.match(lines[valid]!, /^  pass  Valid deliveries \(spec\)$/);
+  assert.match(lines[valid + 1]!, /^        why: 7 event types, a body laid out differently .* and a header with two v1= signatures were answered 2xx$/);
+  assert.match(lines[valid + 2]!, /^  (pass|fail|warn)  Forged deliveries/, 'no fix line for a check that passed');
+  assert.match(run.stdout, /^FAILED: 6 passed, 1 failed, 1 warned, 1 not graded$/m);
 });
 
 test('a receiver that takes longer than the timeout fails "Time" only; the sender cut off each request it did not answer', async () => {
@@ -167,16 +220,16 @@ test('a receiver that takes longer than the timeout fails "Time" only; the sende
     assert.equal(report.timeout_ms, 1000);
     const late = check(report, 'time').requests;
     // Every verified delivery: the valid ones, the duplicate pair, the forward-compatibility pair.
-    assert.ok(late.length >= EVENT_TYPES.length + 1 + 2 + 2, String(late.length));
+    assert.ok(late.length >= EVENT_TYPES.length + 2 + 2 + 2, String(late.length));
     assert.ok(late.every((q) => q.status === null && q.error === 'timeout: no response within 1000 ms'));
-    assert.match(check(report, 'time').why, new RegExp(`^${late.length} of 18 deliveries got no answer within 1 s`));
-    // Checks whose every answer was cut off have nothing to grade: they say so, and do not fail.
-    for (const id of ['valid', 'duplicate', 'forward_compat'] as const) {
-      assert.equal(check(report, id).verdict, 'warn');
-      assert.match(check(report, id).why, /^nothing to grade/);
-      assert.ok(check(report, id).requests.every((q) => q.verdict === 'skipped'));
+    assert.match(check(report, 'time').why, new RegExp(`^${late.length} of 20 deliveries got no answer within 1 s`));
+    // No valid delivery had an answer to grade: what needs one is not graded, and says where to look.
+    assert.equal(check(report, 'valid').verdict, 'not_graded');
+    assert.ok(check(report, 'valid').requests.every((q) => q.verdict === 'skipped'));
+    for (const id of GATED) {
+      assert.equal(check(report, id).verdict, 'not_graded');
+      assert.match(check(report, id).why, /^no valid delivery got an answer to grade \(each was a redirect or came too late: see No redirects and Time\)/);
     }
-    assert.notEqual(check(report, 'bad').verdict, 'fail');
   }
   const timedOut = check(cli.report, 'time').requests.length + check(api, 'time').requests.length;
   // The last connections close as the sender gives up: wait for the receiver to have seen them all.
@@ -190,9 +243,9 @@ test('a receiver that redirects fails "No redirects" only (the other checks have
   assert.equal(cli.code, 1, cli.stderr);
   for (const report of [cli.report, await viaApi(r.url)]) {
     assert.deepEqual(failed(report), ['redirects']);
-    assert.match(check(report, 'redirects').why, /^18 of 18 deliveries were answered with a redirect \(302\): deliveries do not follow redirects/);
-    assert.equal(check(report, 'redirects').requests.length, 18);
-    for (const id of ['valid', 'bad', 'duplicate', 'forward_compat'] as const) assert.match(check(report, id).why, /^nothing to grade/);
+    assert.match(check(report, 'redirects').why, /^20 of 20 deliveries were answered with a redirect \(302\): deliveries do not follow redirects/);
+    assert.equal(check(report, 'redirects').requests.length, 20);
+    for (const id of ['valid', ...GATED] as const) assert.equal(check(report, id).verdict, 'not_graded', id);
     assert.deepEqual([check(report, 'time').verdict, check(report, 'transport').verdict], ['pass', 'pass']);
   }
 });
@@ -203,11 +256,11 @@ test('an answer slower than half the timeout is a warning, not a failure', async
   // before it would become a timeout (a failure). The wait is idle time, not CPU.
   const r = await receiver('slow-first-answer', SECRET, { firstAnswerDelayMs: 10_500 });
   const report = await viaApi(r.url, { timeoutMs: 20_000, events: ['catalog.published'] });
-  assert.deepEqual(verdicts(report), { valid: 'pass', bad: 'pass', duplicate: 'pass', forward_compat: 'pass', time: 'warn', redirects: 'pass', transport: 'pass' });
+  assert.deepEqual(verdicts(report), { ...ALL_PASS, time: 'warn' });
   assert.equal(report.ok, true, 'a warning is not a failure');
   assert.match(check(report, 'time').why, /^the slowest answer took \d+ ms \(catalog\.published\), more than half of the 20 s allowed/);
   assert.deepEqual(report.events, ['catalog.published']);
-  assert.equal(check(report, 'valid').requests.length, 2, 'one type, and the same re-laid out');
+  assert.equal(check(report, 'valid').requests.length, 3, 'one type, the same re-laid out, and with two signatures');
 });
 
 test('transport: plain http:// to a host that is not loopback warns, unless it is an allowed test host', async () => {
@@ -220,27 +273,49 @@ test('transport: plain http:// to a host that is not loopback warns, unless it i
   assert.match(check(cli.report, 'transport').fix ?? '', /https/);
   assert.equal((await viaCli(other, ['--secret', SECRET], { SVC_ALLOWED_HOSTS: '127.0.0.2' })).report.counts.warn, 0, 'SVC_ALLOWED_HOSTS names it');
   assert.match(check(await viaApi(other), 'transport').why, /an allowed test host/, "the testing API knows its emulator's allowedHosts");
+  // With --endpoint, the CLI asks the emulator: its --allow-host names are test hosts (no SVC_ALLOWED_HOSTS here).
+  const { id } = await endpoint(other, ['catalog.published']);
+  const viaEndpoint = await viaCli(other, ['--endpoint', id, '--base-url', emu.baseUrl]);
+  assert.equal(check(viaEndpoint.report, 'transport').verdict, 'pass', check(viaEndpoint.report, 'transport').why);
+  assert.match(check(viaEndpoint.report, 'transport').why, /^plain http:\/\/ to 127\.0\.0\.2, an allowed test host/);
 });
 
-test('--endpoint reads the secret from the emulator; an endpoint it does not know is exit 1 naming it', async () => {
+/** A test endpoint of acme's on `url`, subscribed to `events`: its id and secret. */
+async function endpoint(url: string, events: string[]): Promise<{ id: string; secret: string }> {
   const created = await fetch(`${emu.baseUrl}/v1/api/webhook-endpoints`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${emu.key('acme-test')}`, 'content-type': 'application/json', 'x-idempotency-key': 'check-endpoint-1' },
-    body: JSON.stringify({ url: 'http://localhost:9/webhooks', events: ['payment.completed'] }),
+    headers: { authorization: `Bearer ${emu.key('acme-test')}`, 'content-type': 'application/json', 'x-idempotency-key': `check-endpoint-${url}-${events}` },
+    body: JSON.stringify({ url, events }),
   });
   const { data } = (await created.json()) as { data: { endpoint: { id: string }; secret: string } };
-  const r = await receiver('correct', data.secret);
+  return { id: data.endpoint.id, secret: data.secret };
+}
+
+test('--endpoint reads the secret from the emulator and sends only the types the endpoint subscribes to; an endpoint it does not know is exit 1 naming it, before anything is sent', async () => {
+  const data = { endpoint: await endpoint('http://localhost:9/webhooks', ['payment.completed', 'inventory.low_stock']) };
+  const r = await receiver('correct', data.endpoint.secret);
   const known = await viaCli(r.url, ['--endpoint', data.endpoint.id, '--base-url', emu.baseUrl]);
   assert.equal(known.code, 0, known.stderr);
   assert.equal(known.report.ok, true);
+  assert.deepEqual(known.report.events, ['payment.completed', 'inventory.low_stock']);
+  const sentTypes = new Set(known.report.checks.flatMap((c) => c.requests.map((q) => q.request.headers['svc-event'])));
+  assert.deepEqual([...sentTypes].sort(), ['inventory.low_stock', 'payment.completed', 'svc_check.unknown_type'], 'no type the endpoint does not subscribe to (but the unknown one)');
+  // --events narrows them; a type the endpoint does not subscribe to is a usage error, before anything is sent.
+  const narrowed = await viaCli(r.url, ['--endpoint', data.endpoint.id, '--base-url', emu.baseUrl, '--events', 'inventory.low_stock']);
+  assert.deepEqual(narrowed.report.events, ['inventory.low_stock']);
+  const other = await runBinary(['webhooks', 'check', r.url, '--endpoint', data.endpoint.id, '--base-url', emu.baseUrl, '--events', 'payment.failed']);
+  assert.equal(other.code, 2, other.stderr);
+  assert.match(other.stderr, new RegExp(`^error: --events: ${data.endpoint.id} does not subscribe to payment\\.failed \\(it subscribes to payment\\.completed, inventory\\.low_stock\\)\\.$`, 'm'));
+  assert.doesNotMatch(other.stderr, /Sending/);
 
   const unknown = await runBinary(['webhooks', 'check', r.url, '--endpoint', 'we_nope', '--base-url', emu.baseUrl]);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /NOT_FOUND \(HTTP 404\): No webhook endpoint we_nope\./);
   assert.doesNotMatch(unknown.stderr, /\n\s+at /, 'no stack trace');
+  assert.doesNotMatch(unknown.stderr, /Sending/, 'the 404 comes before anything is sent');
 
   // A deleted endpoint gets nothing any more: its secret is not handed out either.
-  const deleted = await fetch(`${emu.baseUrl}/v1/api/webhook-endpoints/${data.endpoint.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${emu.key('acme-test')}`, 'x-idempotency-key': 'check-endpoint-2' } });
+  const deleted = await fetch(`${emu.baseUrl}/v1/api/webhook-endpoints/${data.endpoint.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${emu.key('acme-test')}`, 'x-idempotency-key': `check-endpoint-delete-${data.endpoint.id}` } });
   assert.equal(deleted.status, 200);
   const gone = await runBinary(['webhooks', 'check', r.url, '--endpoint', data.endpoint.id, '--base-url', emu.baseUrl]);
   assert.equal(gone.code, 1);
@@ -261,7 +336,12 @@ test('bad input: an unreachable URL is exit 1 naming the connection error; a bad
     { args: ['not a url', '--secret', SECRET], code: 2, stderr: /^error: <url>: "not a url" is not an absolute URL/m },
     { args: ['http://localhost:3000/webhooks'], code: 2, stderr: /give the endpoint's signing secret with --secret <secret>, or --endpoint/ },
     { args: ['http://localhost:3000/webhooks', '--secret', SECRET, '--endpoint', 'we_1'], code: 2, stderr: /one of the two/ },
-    { args: ['http://localhost:3000/webhooks', '--secret', ''], code: 2, stderr: /--secret is empty/ },
+    { args: ['http://localhost:3000/webhooks', '--secret', ''], code: 2, stderr: /^error: --secret: give the endpoint's signing secret \(an empty or blank key signs nothing\)\.$/m },
+    { args: ['http://localhost:3000/webhooks', '--secret', '   '], code: 2, stderr: /^error: --secret: give the endpoint's signing secret \(an empty or blank key signs nothing\)\.$/m },
+    { args: ['http://localhost:3000/webhooks', '--secret', `${SECRET}\n`], code: 2, stderr: /^error: --secret: holds a newline: give the secret alone/m },
+    // The URL parser would drop the newline and grade another URL than the one typed.
+    { args: ['http://localhost:3000/web\nhooks', '--secret', SECRET], code: 2, stderr: /^error: <url>: holds a control character \(U\+000A, a newline\)/m },
+    { args: ['http://localhost:3000/webhooks\t', '--secret', SECRET], code: 2, stderr: /^error: <url>: holds a control character \(U\+0009\)/m },
     { args: ['http://localhost:3000/webhooks', '--secret', SECRET, '--events', 'payment.refunded'], code: 2, stderr: /--events: unknown event type "payment\.refunded" \(known: payment\.completed,/ },
     { args: ['http://localhost:3000/webhooks', '--secret', SECRET, '--timeout', 'soon'], code: 2, stderr: /--timeout/ },
   ];
@@ -275,4 +355,6 @@ test('bad input: an unreachable URL is exit 1 naming the connection error; a bad
   await assert.rejects(emu.checkWebhookReceiver(unreachable, { secret: SECRET }), { message: `cannot reach ${unreachable}: connection refused (ECONNREFUSED)` });
   await assert.rejects(emu.checkWebhookReceiver('mailto:a@b.c', { secret: SECRET }), { name: 'RangeError', message: /^url: must be http/ });
   await assert.rejects(emu.checkWebhookReceiver('http://localhost:3000/webhooks', { secret: '' }), { message: /^secret: / });
+  await assert.rejects(emu.checkWebhookReceiver('http://localhost:3000/webhooks', { secret: 'a\r\nb' }), { message: /^secret: holds a newline/ });
+  await assert.rejects(emu.checkWebhookReceiver('http://localhost:3000/\nwebhooks', { secret: SECRET }), { message: /^url: holds a control character/ });
 });

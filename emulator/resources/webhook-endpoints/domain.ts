@@ -99,10 +99,12 @@ export function deleteEndpoint(ctx: MerchantContext, id: string, tx: Transaction
  * deliveries with it): the merchant API returns it once, at creation. A deleted endpoint's is
  * not handed out, as nothing is delivered to it any more.
  */
-export function endpointSecret(services: Pick<Services, 'store'>, id: string) {
+export function endpointSecret(services: Pick<Services, 'store' | 'config'>, id: string) {
   const e = services.store.get(WEBHOOK_ENDPOINTS, id);
   if (!e || e.deleted_at) throw new ApiError('NOT_FOUND', `No webhook endpoint ${id}${e ? ' (it was deleted)' : ''}.`);
-  return { id: e.id, secret: e.secret };
+  // With what the check needs besides: the types it subscribes to (nothing else is sent to it)
+  // and the names this emulator takes plain http:// to (no transport warning for them).
+  return { id: e.id, secret: e.secret, events: e.events, allowed_hosts: services.config.allowedHosts };
 }
 
 /** Live endpoints of a merchant and environment that subscribe to `type`. */

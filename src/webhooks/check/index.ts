@@ -2,7 +2,7 @@ import { EVENT_TYPES, type EventType } from '../../../contract/common.js';
 import { Sender, type AttemptOutcome } from '../../../emulator/webhooks/sender.js';
 import type { CheckResult, ReceiverReport } from '../../../contract/webhook-check.js';
 import { craft, type Crafted } from './deliveries.js';
-import { grade, isTimeout, type Sent } from './grade.js';
+import { grade, type Sent } from './grade.js';
 
 // `svc webhooks check <url>` and the testing API's `emu.checkWebhookReceiver(url, { secret })`:
 // crafted deliveries sent straight to a merchant's receiver with the engine's own sender
@@ -18,6 +18,8 @@ export interface CheckOptions {
   timeoutMs?: number;
   /** Names plain http:// may go to without a warning besides loopback (an emulator's --allow-host). */
   allowedHosts?: readonly string[];
+  /** Advice checks fail instead of warning (every warning is a failure). */
+  strict?: boolean;
 }
 
 /** The spec's acknowledgement window; the emulator's --webhook-timeout default too. */
@@ -39,10 +41,15 @@ export interface Plan {
   types: EventType[];
   timeoutMs: number;
   allowedHosts: readonly string[];
+  strict: boolean;
 }
 
-/** Checks everything but the secret before anything is sent; throws CheckInputError. */
-export function planCheck(rawUrl: string, options: Omit<CheckOptions, 'secret'>): Plan {
+/** Checks every option (the secret when given) before anything is sent; throws CheckInputError. */
+export function planCheck(rawUrl: string, options: Omit<CheckOptions, 'secret'> & { secret?: unknown }): Plan {
+  if (options.secret !== undefined) checkSecret(options.secret);
+  // The URL parser drops tabs and newlines wherever they are: refused, so what is graded is what was typed.
+  const control = /[\x00-\x1f\x7f]/.exec(rawUrl);
+  if (control) throw new CheckInputError('url', `holds a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}${control[0] === '\n' ? ', a newline' : ''}): give the URL on its own`);
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -59,15 +66,21 @@ export function planCheck(rawUrl: string, options: Omit<CheckOptions, 'secret'>)
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) throw new CheckInputError('timeout', `from 1 ms to 1 h (got ${timeoutMs} ms)`);
-  return { url, types, timeoutMs, allowedHosts: options.allowedHosts ?? [] };
+  return { url, types, timeoutMs, allowedHosts: options.allowedHosts ?? [], strict: options.strict ?? false };
+}
+
+/** An empty or blank secret signs nothing a receiver would check against; a newline is a pasting slip no endpoint secret holds. */
+function checkSecret(secret: unknown): asserts secret is string {
+  if (typeof secret !== 'string' || secret.trim() === '') throw new CheckInputError('secret', "give the endpoint's signing secret (an empty or blank key signs nothing)");
+  if (/[\r\n]/.test(secret)) throw new CheckInputError('secret', 'holds a newline: give the secret alone, as the endpoint was given it');
 }
 
 /** Runs every check against the receiver at `url`; resolves with the report (never rejects for a receiver's answers). */
 export async function checkWebhookReceiver(url: string, options: CheckOptions): Promise<ReceiverReport> {
-  const plan = planCheck(url, options);
-  if (typeof options.secret !== 'string' || options.secret === '') throw new CheckInputError('secret', "give the endpoint's signing secret (an empty key signs nothing)");
+  const plan = planCheck(url, { ...options, secret: options.secret ?? null });
   const crafted = craft(options.secret, plan.types);
-  const sender = new Sender();
+  // Connections (TCP and TLS) are bounded by the timeout too: nothing outlasts it.
+  const sender = new Sender(plan.timeoutMs);
   const sent = new Map<Crafted, Promise<Sent>>();
   const send = (c: Crafted): Promise<Sent> => {
     let answer = sent.get(c);
@@ -79,9 +92,11 @@ export async function checkWebhookReceiver(url: string, options: CheckOptions): 
     return answer;
   };
   try {
-    // The first delivery alone: a receiver that cannot be reached is one error, not 18 verdicts.
+    // The first delivery alone: a receiver that cannot be reached (no connection made) is one
+    // error, not 20 verdicts. Any answer, even bytes that are not HTTP, is graded; so is a
+    // receiver that stops answering later (it crashed on a delivery).
     const first = await send(crafted[0]);
-    if (first.status === null && !isTimeout(first)) throw new Error(`cannot reach ${plan.url.href}: ${first.error}`);
+    if (first.unreachable) throw new Error(`cannot reach ${plan.url.href}: ${first.error}`);
     // The rest at once (a duplicate waits for its original's answer, as a retry would).
     const requests = await Promise.all(crafted.map(async (c) => (c.after ? (await send(c.after), send({ ...c, after: undefined })) : send(c))));
     return report(plan, grade(plan, requests));
@@ -94,6 +109,8 @@ export async function checkWebhookReceiver(url: string, options: CheckOptions): 
 function asSent(plan: Plan, c: Crafted, headers: Record<string, string>, o: AttemptOutcome): Sent {
   return {
     check: c.check,
+    ...(c.plain && { plain: c.plain }),
+    ...(o.unreachable && { unreachable: o.unreachable }),
     label: c.label,
     request: { method: 'POST', url: plan.url.href, headers, body: c.body },
     expected: c.expected,
@@ -104,7 +121,7 @@ function asSent(plan: Plan, c: Crafted, headers: Record<string, string>, o: Atte
 }
 
 function report(plan: Plan, checks: CheckResult[]): ReceiverReport {
-  const counts = { pass: 0, fail: 0, warn: 0 };
+  const counts = { pass: 0, fail: 0, warn: 0, not_graded: 0 };
   for (const c of checks) counts[c.verdict]++;
-  return { url: plan.url.href, timeout_ms: plan.timeoutMs, events: plan.types, ok: counts.fail === 0, counts, checks };
+  return { url: plan.url.href, timeout_ms: plan.timeoutMs, events: plan.types, strict: plan.strict, ok: counts.fail === 0, counts, checks };
 }

@@ -2,13 +2,30 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { verifySignature } from '../../../src/webhooks/signature.js';
 
 // Sample webhook receivers graded by `svc webhooks check` (test/webhooks/check-receiver.test.ts):
 // each an Express app on a real listening socket, written the way a merchant writes one, and
 // each but `correct` with one of the flaws the check exists to catch.
 
-export const FLAWS = ['correct', 'reserialized', 'no-verification', '500-on-bad-signature', '500-on-duplicate', 'rejects-unknown-types', 'slow', 'redirects', 'slow-first-answer'] as const;
+export const FLAWS = [
+  'correct',
+  'reserialized',
+  'no-verification',
+  '500-on-bad-signature',
+  '500-on-duplicate',
+  'rejects-unknown-types',
+  'slow',
+  'redirects',
+  'slow-first-answer',
+  'wrong-secret',
+  'body-only-signature',
+  'wrong-path',
+  'lenient-header',
+  'accepts-future',
+  'last-v1-only',
+] as const;
 export type Flaw = (typeof FLAWS)[number];
 
 export interface SampleReceiver {
@@ -33,23 +50,50 @@ export async function startSampleReceiver(flaw: Flaw, secret: string, options: R
   const handled = new Set<string>();
   let first = true;
 
-  /** The correct check: the raw bytes, as received. */
-  const verified = (req: Request) => verifySignature({ secret, header: req.get('Svc-Signature'), body: req.body as Buffer }).ok;
+  /** The correct check: the raw bytes, as received (each flawed verifier below breaks one thing). */
+  const verified = (req: Request): boolean => {
+    const header = req.get('Svc-Signature') ?? '';
+    const body = req.body as Buffer;
+    switch (flaw) {
+      case 'wrong-secret':
+        return verifySignature({ secret: `${secret}-old`, header, body }).ok;
+      case 'body-only-signature': {
+        // The HMAC of the body alone, without "<t>.".
+        const v1 = /v1=([0-9a-f]{64})/.exec(header)?.[1];
+        return v1 !== undefined && timingSafeEqual(Buffer.from(v1, 'hex'), createHmac('sha256', secret).update(body).digest());
+      }
+      case 'lenient-header':
+        // Splits on ";" too: a malformed header is read, and its signature must still match.
+        return verifySignature({ secret, header: header.replace(/;/g, ','), body }).ok;
+      case 'accepts-future': {
+        // Refuses old timestamps only.
+        const checked = verifySignature({ secret, header, body, toleranceSeconds: 10 * 365 * 86_400 });
+        return checked.ok && checked.timestamp >= Date.now() / 1000 - 300;
+      }
+      case 'last-v1-only':
+        // Reads the last v1= entry only.
+        return verifySignature({ secret, header: header.replace(/^(t=\d+),.*(v1=[0-9a-f]+)$/, '$1,$2'), body }).ok;
+      default:
+        return verifySignature({ secret, header, body }).ok;
+    }
+  };
 
   if (flaw === 'redirects') {
     // A session middleware in front of every route: no session, off to the login page.
     app.use((_req, res) => res.redirect(302, '/login'));
   }
 
+  // Mounted somewhere else than the URL the check is given.
+  const path = flaw === 'wrong-path' ? '/webhook' : '/webhooks';
   if (flaw === 'reserialized' || flaw === 'no-verification') {
-    app.post('/webhooks', express.json(), (req, res) => {
+    app.post(path, express.json(), (req, res) => {
       // The flaw: the body was parsed by express.json(); its signature is checked over JSON.stringify of the result.
       if (flaw === 'reserialized' && !verifySignature({ secret, header: req.get('Svc-Signature'), body: JSON.stringify(req.body) }).ok) return void res.sendStatus(400);
       res.sendStatus(200);
     });
   } else {
-    app.post('/webhooks', express.raw({ type: 'application/json' }), (req, res) => {
-      if (!verified(req)) return void res.sendStatus(flaw === '500-on-bad-signature' ? 500 : 400);
+    app.post(path, express.raw({ type: 'application/json' }), (req, res) => {
+      if (!verified(req)) return void res.sendStatus(flaw === '500-on-bad-signature' ? 500 : flaw === 'wrong-secret' ? 401 : 400);
       const event = JSON.parse((req.body as Buffer).toString('utf8')) as { type: string };
       const delivery = req.get('Svc-Delivery') ?? '';
       if (flaw === 'rejects-unknown-types' && !KNOWN_TYPES.has(event.type)) return void res.status(400).send(`unknown event type ${event.type}`);

@@ -1,6 +1,7 @@
 import { parseAllowedHostList } from '../../../../contract/network.js';
 import type { CheckResult } from '../../../../contract/webhook-check.js';
-import { CheckInputError, checkWebhookReceiver, planCheck } from '../../../webhooks/check/index.js';
+import { CheckInputError, checkWebhookReceiver, planCheck, type CheckOptions } from '../../../webhooks/check/index.js';
+import { messageOf } from '../../../../contract/errors.js';
 import { controlContext } from '../../control-context.js';
 import { EXIT, SilentExit, UsageError } from '../../errors.js';
 import type { CliIO } from '../../io.js';
@@ -28,34 +29,47 @@ export async function run([url]: string[], flags: Flags, io: CliIO): Promise<voi
   try {
     allowedHosts = parseAllowedHostList(io.env.SVC_ALLOWED_HOSTS ?? '');
   } catch (err) {
-    throw new UsageError(`SVC_ALLOWED_HOSTS: ${(err as Error).message}.`);
+    throw new UsageError(`SVC_ALLOWED_HOSTS: ${messageOf(err)}.`);
   }
-  if (given === '') throw new UsageError('--secret is empty: give the endpoint secret (an empty key signs nothing).');
-  const options = { events: flags.events === undefined ? undefined : splitList(flags.events), timeoutMs: flags.timeout, allowedHosts };
+  const events = flags.events === undefined ? undefined : splitList(flags.events);
+  const options = { events, timeoutMs: flags.timeout, allowedHosts, strict: Boolean(flags.strict) };
+  // Every flag checked before the emulator is asked for a secret or anything is sent.
+  usage(() => planCheck(url, { ...options, secret: 'given' in source ? source.given : undefined }));
+  const out = new Output(io, Boolean(flags.json));
+  const kit = 'given' in source ? { ...options, secret: source.given } : await fromEndpoint(flags, source.endpoint, io, options);
+  if (!out.json) out.status(`Sending signed test deliveries to ${url} …`);
+  const report = await checkWebhookReceiver(url, kit);
+  const { pass, fail, warn, not_graded } = report.counts;
+  const counts = `${pass} passed, ${fail} failed, ${warn} warned${not_graded ? `, ${not_graded} not graded` : ''}`;
+  out.result(report, `Webhook receiver ${report.url} (timeout ${report.timeout_ms} ms${report.strict ? ', strict' : ''})`, () => [...report.checks.flatMap((c) => lines(out, c)), '', report.ok ? out.c.green(`OK: ${counts}`) : out.c.red(`FAILED: ${counts}`)]);
+  if (!report.ok) throw new SilentExit(EXIT.api);
+}
+
+/** A CheckInputError as a usage error naming the flag (exit 2). */
+function usage<T>(check: () => T): T {
   try {
-    // Every flag checked before the emulator is asked for a secret or anything is sent.
-    planCheck(url, options);
+    return check();
   } catch (err) {
     if (err instanceof CheckInputError) throw new UsageError(`${FLAG_OF[err.field]}: ${err.reason}.`);
     throw err;
   }
-  const out = new Output(io, Boolean(flags.json));
-  const secret = 'given' in source ? source.given : await endpointSecret(flags, source.endpoint, io);
-  if (!out.json) out.status(`Sending signed test deliveries to ${url} …`);
-  const report = await checkWebhookReceiver(url, { ...options, secret });
-  const counts = `${report.counts.pass} passed, ${report.counts.fail} failed, ${report.counts.warn} warned`;
-  out.result(report, `Webhook receiver ${report.url} (timeout ${report.timeout_ms} ms)`, () => [...report.checks.flatMap((c) => lines(out, c)), '', report.ok ? out.c.green(`OK: ${counts}`) : out.c.red(`FAILED: ${counts}`)]);
-  if (!report.ok) throw new SilentExit(EXIT.api);
 }
 
-/** The endpoint's secret, from the emulator's control API (an unknown id: 404 naming it, exit 1). */
-async function endpointSecret(flags: Flags, id: string, io: CliIO): Promise<string> {
+/**
+ * What the emulator knows of the endpoint (an unknown id: 404 naming it, exit 1, before anything
+ * is sent): its secret, the event types it subscribes to (only those are sent; --events may
+ * narrow them) and the emulator's --allow-host names (plain http:// to them is a test host).
+ */
+async function fromEndpoint(flags: Flags, id: string, io: CliIO, options: Omit<CheckOptions, 'secret'>): Promise<CheckOptions> {
   const ctx = controlContext(flags, io);
-  return ctx.traced(await ctx.control.endpointSecret(id)).data.secret;
+  const { data } = ctx.traced(await ctx.control.endpointSecret(id));
+  const unsubscribed = (options.events ?? []).filter((t) => !data.events.includes(t));
+  if (unsubscribed.length > 0) throw new UsageError(`--events: ${id} does not subscribe to ${unsubscribed.join(', ')} (it subscribes to ${data.events.join(', ')}).`);
+  return { ...options, secret: data.secret, events: options.events ?? data.events, allowedHosts: [...(options.allowedHosts ?? []), ...data.allowed_hosts] };
 }
 
-/** A check: its verdict and title, then why, then how to fix (when there is something to fix). */
+/** A check: its verdict, title and basis, then why, then how to fix (when there is something to fix). */
 function lines(out: Output, c: CheckResult): string[] {
-  const word = { pass: out.c.green('pass'), fail: out.c.red('fail'), warn: out.c.yellow('warn') }[c.verdict];
-  return [`  ${word}  ${out.c.bold(c.title)}`, `        why: ${c.why}`, ...(c.fix ? [`        fix: ${c.fix}`] : [])];
+  const word = { pass: out.c.green('pass'), fail: out.c.red('fail'), warn: out.c.yellow('warn'), not_graded: out.c.dim('not graded') }[c.verdict];
+  return [`  ${word}  ${out.c.bold(c.title)}${out.c.dim(` (${c.basis})`)}`, `        why: ${c.why}`, ...(c.fix ? [`        fix: ${c.fix}`] : [])];
 }

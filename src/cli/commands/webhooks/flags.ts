@@ -39,7 +39,8 @@ export const WEBHOOKS = {
     timeout: { value: '<duration>', help: 'how long an answer may take (10s, 2s, or ms)', parse: durationOrMs, default: 10_000, shows: '10s' },
     secret: { value: '<secret>', help: "the endpoint's signing secret (what your receiver verifies with)" },
     endpoint: { value: '<endpoint_id>', help: 'read the secret of this emulator endpoint (we_…) instead of --secret' },
-    events: { value: '<list>', help: 'event types to send, comma-separated (default: every type)' },
+    events: { value: '<list>', help: "event types to send, comma-separated (default: every type; with --endpoint, the endpoint's)" },
+    strict: { help: 'advice checks fail instead of warning (a warning is a failure)' },
   },
   deliveriesList: { ...API_FLAGS, wide: { help: 'every column (event id, environment, attempts left, next attempt, created); lines are not cut to the terminal' } },
 } as const satisfies Record<string, FlagTable>;
