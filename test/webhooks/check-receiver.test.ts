@@ -142,13 +142,13 @@ const FLAWED: Array<{ flaw: Flaw; not: Partial<Record<CheckId, ReceiverReport['c
   // No valid delivery accepted: the one failing check says why, the rest of what needs an accepted delivery is not graded.
   ...(['wrong-secret', 'body-only-signature'] as const).map((flaw) => ({
     flaw,
-    not: { valid: 'fail', ...GATE_CLOSED },
+    not: { valid: 'fail' as const, ...GATE_CLOSED },
     why: new RegExp(`^every correctly signed delivery \\(${EVENT_TYPES.length}\\) was answered ${flaw === 'wrong-secret' ? 401 : 400}: the receiver refused every signature that verifies`),
     fix: /^check the secret .* and that the raw body is signed as t\.body: HMAC-SHA256 of "<t>\.<raw body>"/,
   })),
   {
     flaw: 'wrong-path',
-    not: { valid: 'fail', ...GATE_CLOSED },
+    not: { valid: 'fail' as const, ...GATE_CLOSED },
     why: new RegExp(`^every correctly signed delivery \\(${EVENT_TYPES.length}\\) was answered 404: nothing answers POST /webhooks there`),
     fix: /^wrong path\?/,
   },
