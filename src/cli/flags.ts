@@ -63,7 +63,7 @@ export const API_FLAGS = {
   baseUrl: { value: '<url>', help: 'service address (default: $SVC_BASE_URL, the profile, or the emulator in ./.svc)' },
   profile: { value: '<name>', help: 'config profile to use (default: $SVC_PROFILE or the current profile)' },
   json: { help: "print the API's data as one JSON document, nothing else on stdout" },
-  timeout: { value: '<ms>', help: 'per-attempt request timeout', parse: intFlag(1, 600_000), default: 30_000 },
+  timeout: { value: '<ms>', help: 'per-attempt deadline: connect, headers and the whole answer', parse: intFlag(1, 600_000), default: 30_000 },
   traceId: { value: '<id>', help: 'X-Trace-ID to send (default: generated)' },
   verbose: { help: 'also print the trace id of each call on stderr (errors always do)' },
   controlToken: { value: '<token>', help: 'control token of an emulator on another host (default: $SVC_CONTROL_TOKEN or the emulator in ./.svc)', parse: parseControlToken },

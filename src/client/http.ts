@@ -1,5 +1,5 @@
 import { networkMessage, SvcError } from './error.js';
-import { send, TransportTimeout } from './transport.js';
+import { AnswerTooLarge, send, TransportTimeout } from './transport.js';
 import { CHECKOUT_URL_HEADER, GUARD_HEADER } from '../../contract/network.js';
 import { backoffMs, isRetryableNetworkCode, isRetryableStatus, MAX_ATTEMPTS, retryAfterMs } from './retry.js';
 
@@ -15,7 +15,7 @@ export interface ClientOptions {
   baseUrl: string;
   /** Sent as `Authorization: Bearer …`; omitted for the emulator's control API. */
   apiKey?: string;
-  /** Per-attempt timeout in ms (headers and body). */
+  /** Per-attempt deadline in ms: connect, headers and the whole body. */
   timeoutMs?: number;
   /** X-Trace-ID sent on every request of this client; generated when absent. */
   traceId?: string;
@@ -126,9 +126,15 @@ export class HttpClient {
         if (attempt < MAX_ATTEMPTS) this.options.onRetry?.({ attempt, waitMs, reason: `${res.statusCode} ${code}` });
       } catch (err) {
         if (err instanceof SvcError) throw err;
+        // The same request would get the same answer: said once, never retried.
+        if (err instanceof AnswerTooLarge) throw new SvcError(err.code, 0, `${call.method} ${call.path}: ${err.message} (is ${this.baseUrl} the service?)`, null);
         const e = err as Error & { code?: string };
         const timedOut = err instanceof TransportTimeout;
-        const message = timedOut ? `no answer from ${this.baseUrl} within ${timeout} ms` : networkMessage(this.baseUrl, err);
+        const message = !timedOut
+          ? networkMessage(this.baseUrl, err)
+          : err.code === 'HEADERS_TIMEOUT'
+            ? `no answer from ${this.baseUrl} within ${timeout} ms`
+            : `the answer from ${this.baseUrl} did not finish within ${timeout} ms (--timeout bounds the whole exchange)`;
         lastError = new SvcError(timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', 0, message, null);
         if (!safeToRepeat || !isRetryableNetworkCode(e.code)) throw lastError;
         if (attempt < MAX_ATTEMPTS) this.options.onRetry?.({ attempt, waitMs, reason: message });

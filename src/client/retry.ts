@@ -20,9 +20,10 @@ const RETRY_NETWORK_CODES = new Set([
   'ECONNRESET',
   'EPIPE',
   'ETIMEDOUT',
-  // transport.ts (node:http) names its timeouts these:
+  // transport.ts (node:http): no answer within --timeout. (Not BODY_TIMEOUT: an answer that came
+  // but did not finish in time was the server answering, too slowly; asking again would cost
+  // another --timeout, and a server that drips its answer would hold a command five times over.)
   'HEADERS_TIMEOUT',
-  'BODY_TIMEOUT',
   // undici's, for the live stream:
   'UND_ERR_SOCKET',
   'UND_ERR_CLOSED',

@@ -3,9 +3,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 // One HTTP exchange over node:http / node:https, for the one-shot request path. undici costs
 // a one-shot command ~125 ms to load and ~150 ms at exit (V8 finishing its WebAssembly
 // parser), more than the whole round trip; the live stream and the webhook sender keep it.
-// Timeouts mirror undici's: `timeoutMs` for the headers, and again for each gap in the body.
-// Each exchange has its own connection (Connection: close): no idle socket is ever reused
-// after the server dropped it, and nothing keeps the process alive after the answer.
+// `timeoutMs` is the exchange's deadline: connect (TLS included), headers and the whole body
+// must be done by then (a server that drips one byte at a time cannot hold it longer). An answer
+// larger than MAX_ANSWER_BYTES is refused, by its Content-Length before it is read or by its
+// bytes as they come. Each exchange has its own connection (Connection: close): no idle socket
+// is ever reused after the server dropped it, and nothing keeps the process alive after the answer.
 
 interface RawResponse {
   statusCode: number;
@@ -20,10 +22,25 @@ interface SendOptions {
   timeoutMs: number;
 }
 
-/** Thrown for a timeout: `code` is HEADERS_TIMEOUT or BODY_TIMEOUT (network errors keep Node's code). */
+/**
+ * The largest answer the CLI reads: 32 MiB. Its biggest answers are list pages (a page of 100
+ * request-log entries, each body cut at 64 KB, is under 16 MB); anything larger is not the service.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** Thrown for a timeout: `code` is HEADERS_TIMEOUT (no answer yet) or BODY_TIMEOUT (the answer did not finish); network errors keep Node's code. */
 export class TransportTimeout extends Error {
   constructor(readonly code: 'HEADERS_TIMEOUT' | 'BODY_TIMEOUT', timeoutMs: number) {
-    super(`no ${code === 'HEADERS_TIMEOUT' ? 'answer' : 'more of the answer'} within ${timeoutMs} ms`);
+    super(code === 'HEADERS_TIMEOUT' ? `no answer within ${timeoutMs} ms` : `the answer did not finish within ${timeoutMs} ms`);
+  }
+}
+
+/** Thrown for an answer larger than MAX_ANSWER_BYTES (never retried: the same request gets the same answer). */
+export class AnswerTooLarge extends Error {
+  readonly code = 'ANSWER_TOO_LARGE';
+  /** `declared`: its Content-Length, when it gave one. */
+  constructor(declared?: number) {
+    super(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB${declared ? ` (Content-Length: ${declared})` : ''}, the most the CLI reads`);
   }
 }
 
@@ -41,21 +58,28 @@ export async function send(url: string, options: SendOptions): Promise<RawRespon
   const body = options.body === undefined ? undefined : Buffer.from(options.body, 'utf8');
   if (body !== undefined) headers['content-length'] = String(body.length);
   return new Promise<RawResponse>((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined;
-    const arm = (code: TransportTimeout['code']) => {
-      clearTimeout(timer);
-      timer = setTimeout(() => req.destroy(new TransportTimeout(code, options.timeoutMs)), options.timeoutMs);
+    let answered = false;
+    /** Why we cut the exchange: it is the error, whichever event reports the cut first. */
+    let cut: Error | undefined;
+    const stop = (why: Error) => {
+      cut = why;
+      req.destroy(why);
     };
+    const timer = setTimeout(() => stop(new TransportTimeout(answered ? 'BODY_TIMEOUT' : 'HEADERS_TIMEOUT', options.timeoutMs)), options.timeoutMs);
     const fail = (err: Error) => {
       clearTimeout(timer);
-      reject(err);
+      reject(cut ?? err);
     };
     const req = request(target, { method: options.method, headers, agent: false }, (res) => {
-      arm('BODY_TIMEOUT');
+      answered = true;
+      const declared = Number(res.headers['content-length']);
+      if (declared > MAX_ANSWER_BYTES) return stop(new AnswerTooLarge(declared));
       const chunks: Buffer[] = [];
+      let bytes = 0;
       res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > MAX_ANSWER_BYTES) return stop(new AnswerTooLarge());
         chunks.push(chunk);
-        arm('BODY_TIMEOUT');
       });
       res.once('end', () => {
         clearTimeout(timer);
@@ -65,7 +89,6 @@ export async function send(url: string, options: SendOptions): Promise<RawRespon
       res.once('aborted', () => fail(Object.assign(new Error('the connection closed mid-answer'), { code: 'ECONNRESET' })));
     });
     req.once('error', fail);
-    arm('HEADERS_TIMEOUT');
     req.end(body);
   });
 }

@@ -104,7 +104,7 @@ const pin = (help: string) => ({ value: '<pin>', help }) as const;
 export const EMULATOR = {
   status: {
     ...API_FLAGS,
-    // Every other command's --timeout is the per-attempt request timeout in ms; here it also says
+    // Every other command's --timeout is the per-attempt deadline in ms; here it also says
     // how long --wait keeps trying, which reads as `--timeout 30s` in a compose file or a CI script.
     timeout: {
       value: '<duration>',
