@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { jsonPath } from '../json-path.js';
+import { ownValue } from '../own-key.js';
 import * as ledgers from './ledgers.js';
 import * as business from './business.js';
 import * as system from './system.js';
@@ -58,7 +59,7 @@ export function worldProblems(collections: Record<string, readonly unknown[]>): 
   const problems: string[] = [];
   const add = (p: string) => problems.length < MAX_PROBLEMS && problems.push(p);
   for (const [name, records] of Object.entries(collections)) {
-    const schema = (RECORD_SCHEMAS as Record<string, z.ZodType>)[name];
+    const schema: z.ZodType | undefined = ownValue(RECORD_SCHEMAS, name);
     if (!schema) {
       add(`${jsonPath(['collections', name])}: not a collection of this emulator (known: ${Object.keys(RECORD_SCHEMAS).sort().join(', ')})`);
       continue;

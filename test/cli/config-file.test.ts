@@ -74,3 +74,22 @@ test('login validates the key with a read call before saving it', async () => {
   assert.equal(noKey.code, 2);
   assert.match(noKey.stderr, /missing --api-key/);
 });
+
+test('profiles named __proto__ or constructor are profiles like any other: saved, read back, and unknown until saved', async () => {
+  const home = cliHome();
+  const path = join(home.configHome, 'svc', 'config.json');
+  // `constructor` is no profile until one is saved (before: Object's constructor was found, and its base URL was looked for).
+  const unknown = await home.run(['payments', 'list', '--profile', 'constructor']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /no profile "constructor" in the config file/);
+  for (const name of ['__proto__', 'constructor']) {
+    // Before: `__proto__` set Object.prototype.base_url in the process, said "set", and saved nothing.
+    const set = await home.run(['config', 'set', 'base_url', emu.baseUrl, '--profile', name]);
+    assert.equal(set.code, 0, set.stderr);
+    assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')).profiles[name], { base_url: emu.baseUrl }, name);
+    assert.equal((await home.run(['config', 'get', 'base_url', '--profile', name])).stdout, `${emu.baseUrl}\n`);
+    assert.equal(({} as Record<string, unknown>).base_url, undefined, 'no object gained a base_url');
+  }
+  const listed = await home.run(['payments', 'list', '--profile', '__proto__', '--api-key', KEYS.acmeTest, '--json']);
+  assert.equal(listed.code, 0, listed.stderr);
+});

@@ -36,7 +36,7 @@ export const configPath = (env: Env) => join(configDir(env), 'config.json');
 
 export function readConfig(env: Env): ConfigFile {
   const path = configPath(env);
-  if (!existsSync(path)) return { profiles: {} };
+  if (!existsSync(path)) return { profiles: profileTable({}) };
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
@@ -47,8 +47,15 @@ export function readConfig(env: Env): ConfigFile {
   if (!file || typeof file !== 'object' || (file.profiles !== undefined && typeof file.profiles !== 'object')) {
     throw new UsageError(`${path} does not look like an svc config file; fix or delete it.`);
   }
-  return { current_profile: file.current_profile, profiles: file.profiles ?? {} };
+  return { current_profile: file.current_profile, profiles: profileTable(file.profiles ?? {}) };
 }
+
+/**
+ * Profiles by name, in an object without a prototype: a profile named `constructor` or
+ * `__proto__` is looked up and stored as its own entry, never found among what every object
+ * inherits (`__proto__` would have set Object.prototype's fields and saved nothing).
+ */
+const profileTable = (profiles: Record<string, Profile>): Record<string, Profile> => Object.assign(Object.create(null) as Record<string, Profile>, profiles);
 
 export function writeConfig(config: ConfigFile, env: Env): string {
   const dir = configDir(env);
