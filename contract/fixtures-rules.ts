@@ -36,6 +36,10 @@ export function fixtureRuleProblems(f: FixtureFile): string[] {
       if (sum.total > MAX_MONEY) problems.push(`${jsonPath(sum.paths.at(-1)!)}: the ${name} wallet of ${m.id} would open with ${sum.paths.map(jsonPath).join(' + ')} = ${sum.total}, past the largest balance ${MAX_MONEY}`);
     });
   });
+  // As a restored world must (contract/records/index.ts): without a key nothing could call the API.
+  if (!f.merchants.some((m) => m.keys.some((k) => !k.revoked))) {
+    problems.push(`${jsonPath(['merchants'])}: the fixtures would leave no API key (no merchant with a key that is not revoked), so nothing could call the API`);
+  }
   f.users.forEach((u, i) => {
     unique.check('user id', u.id, ['users', i, 'id']);
     unique.check('user phone', u.phone.replace(/[\s.()-]/g, ''), ['users', i, 'phone']);

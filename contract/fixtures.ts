@@ -100,7 +100,8 @@ export class FixturesError extends Error {
 export function readFixtures(path: string, read: () => string = () => readFileSync(path, 'utf8')): FixtureFile {
   let raw: unknown;
   try {
-    raw = JSON.parse(read());
+    // A byte order mark is what some editors (Notepad, PowerShell's Out-File) start a UTF-8 file with; JSON.parse refuses it.
+    raw = JSON.parse(read().replace(/^\uFEFF/, ''));
   } catch (err) {
     throw new FixturesError(path, [`cannot read the file: ${messageOf(err)}`]);
   }

@@ -12,6 +12,7 @@ import { isoMicros } from './ids.js';
 import { PAYEES } from './resources/payees/domain.js';
 import { USERS } from './resources/users/domain.js';
 import { messageOf } from '../contract/errors.js';
+import { worldProblems } from '../contract/records/index.js';
 
 // Fixtures seed a fresh data dir: merchants and their keys, service users, and what the
 // dashboard would otherwise have set up (payees, cards, wallet balances). A data dir that
@@ -74,6 +75,10 @@ function seedAll(services: Services, fixtures: FixtureFile): void {
         for (const [currency, balance] of Object.entries(u.wallets)) if (balance > 0) creditUser(services, tx, u.id, environment, currency, balance, 'fixture');
       }
     }
+    // The world the fixtures make is checked as a restored one is (the one check of a world):
+    // a problem throws, and the transaction leaves the store as it was.
+    const problems = worldProblems(services.store.dump());
+    if (problems.length > 0) throw new Error(problems.join('; '));
   });
 }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { jsonPath } from '../json-path.js';
 import { ownValue } from '../own-key.js';
+import { ledgerProblems } from './ledger-rules.js';
 import * as ledgers from './ledgers.js';
 import * as business from './business.js';
 import * as system from './system.js';
@@ -52,8 +53,11 @@ const MAX_PROBLEMS = 20;
  * Why a world (a snapshot's `collections`) cannot replace the current one, each problem named
  * by its JSON path; [] when it can. Checks every record against its collection's schema, that
  * no collection holds an id twice, that no key secret is held twice (or under a hash that is not
- * its own: the key would act as another merchant, or as none), and that at least one API key is
- * left that is not revoked (without one, nothing could call the API or the emulator again).
+ * its own: the key would act as another merchant, or as none), that at least one API key is
+ * left that is not revoked (without one, nothing could call the API or the emulator again), and
+ * the ledger rule (ledger-rules.ts): every balance is the sum of its entries, and no entry is
+ * for a wallet that is not there. The one check of a world: a restore, `--import`, and the
+ * world a fixtures file seeds (emulator/fixtures.ts) all go through it.
  */
 export function worldProblems(collections: Record<string, readonly unknown[]>): string[] {
   const problems: string[] = [];
@@ -76,6 +80,7 @@ export function worldProblems(collections: Record<string, readonly unknown[]>): 
     });
   }
   keyProblems(collections.api_keys ?? [], add);
+  ledgerProblems(collections, add);
   return problems;
 }
 
