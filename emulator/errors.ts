@@ -12,6 +12,8 @@ export class ApiError extends Error {
   readonly status: number;
   /** Writes that stand although the request fails (see CarriesSurvivingWrites in store.ts). */
   survivingWrites?: (tx: Transaction) => void;
+  /** Sent as Retry-After: when trying again may work (a rate limit's window, a disk that refused a write). */
+  retryAfterSeconds?: number;
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -32,6 +34,12 @@ export class ApiError extends Error {
   /** Commits `writes` even though this error undoes the request's transaction. */
   keeping(writes: (tx: Transaction) => void): this {
     this.survivingWrites = writes;
+    return this;
+  }
+
+  /** Answers with `Retry-After: <seconds>`. */
+  retryAfter(seconds: number): this {
+    this.retryAfterSeconds = seconds;
     return this;
   }
 }

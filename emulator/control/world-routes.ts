@@ -8,6 +8,7 @@ import { SnapshotName } from '../../contract/snapshot-name.js';
 import { fixturesJsonSchema } from '../fixtures-schema.js';
 import { defineControl, type ControlRoute } from './route.js';
 import { messageOf } from '../../contract/errors.js';
+import { STORE_RETRY_AFTER_SECONDS } from '../store/store-write-error.js';
 
 // The world as a whole, from outside the process: reset to the fixtures, snapshots (whole, in
 // a body, or named and kept under <data dir>/snapshots/), and a graceful stop. The CLI's
@@ -64,15 +65,15 @@ export const worldControlRoutes: ControlRoute[] = [
   defineControl('saveSnapshot', {
     run: (s, { body }) => {
       const file = snapshotFile(s, body.name);
-      mkdirSync(snapshotDir(s), { recursive: true, mode: 0o700 }); // private, like the data dir
       // Temp file then rename: a crash mid-write never leaves a half snapshot under the name.
       const text = JSON.stringify(takeSnapshot(s));
       const tmp = `${file}.tmp`;
       try {
+        mkdirSync(snapshotDir(s), { recursive: true, mode: 0o700 }); // private, like the data dir
         writeFileSync(tmp, text, { mode: 0o600 });
         renameSync(tmp, file);
       } catch (err) {
-        throw new ApiError('SERVICE_UNAVAILABLE', `The snapshot could not be written (${(err as NodeJS.ErrnoException).code ?? messageOf(err)}); nothing was saved under "${body.name}".`);
+        throw new ApiError('SERVICE_UNAVAILABLE', `The snapshot could not be written (${(err as NodeJS.ErrnoException).code ?? messageOf(err)}); nothing was saved under "${body.name}".`).retryAfter(STORE_RETRY_AFTER_SECONDS);
       }
       return { name: body.name, bytes: Buffer.byteLength(text) };
     },

@@ -1,8 +1,7 @@
 import type { Response } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
-import { RateLimitedError } from './rate-limit.js';
-import { StoreWriteError } from '../store/store-write-error.js';
+import { StoreWriteError, STORE_RETRY_AFTER_SECONDS } from '../store/store-write-error.js';
 import { describeZodError } from '../../contract/zod-error.js';
 import { watchOf } from '../request-log/record.js';
 import { clean } from '../request-log/redact.js';
@@ -32,7 +31,7 @@ export function sendJson(res: Response, status: number, body: string): void {
 /** Turns anything thrown into the error envelope; unknown errors become INTERNAL_ERROR. */
 export function sendError(res: Response, err: unknown): { status: number; body: string } {
   const e = toApiError(err);
-  if (e instanceof RateLimitedError) res.set('Retry-After', String(e.retryAfterSeconds));
+  if (e.retryAfterSeconds !== undefined) res.set('Retry-After', String(e.retryAfterSeconds));
   // RFC 7235/6750: a 401 names the scheme the client should use.
   if (e.status === 401) res.set('WWW-Authenticate', 'Bearer');
   const body = errorBody(e.code, e.message);
@@ -44,11 +43,15 @@ function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof z.ZodError) return new ApiError('VALIDATION_ERROR', describeZodError(err));
   // The disk refused the write; it was rolled back, so the client may retry once it is fixed.
-  if (err instanceof StoreWriteError) return new ApiError('SERVICE_UNAVAILABLE', `The change was not kept: ${err.reason}. Nothing was done; retry once the disk accepts writes.`);
+  if (err instanceof StoreWriteError) return storeRefused(err.reason);
   // Not through services.log (none reaches here), but redacted the same way by pattern: a stack may quote what it was handed.
   process.stderr.write(`[emulator] internal error: ${clean(inspect(err))}\n`);
   return new ApiError('INTERNAL_ERROR', 'The emulator hit an internal error; see its console.');
 }
+
+/** A write the disk refused (full, read-only…): 503 with Retry-After, as a rate limit's 429 has. */
+const storeRefused = (reason: string) =>
+  new ApiError('SERVICE_UNAVAILABLE', `The change was not kept: ${reason}. Nothing was done; retry once the disk accepts writes.`).retryAfter(STORE_RETRY_AFTER_SECONDS);
 
 /**
  * A route that declares no query schema takes no query parameters: any it is sent is refused

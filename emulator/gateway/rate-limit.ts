@@ -39,7 +39,7 @@ export class RateLimiter {
 }
 
 export class RateLimitedError extends ApiError {
-  constructor(readonly retryAfterSeconds: number) {
+  constructor(override readonly retryAfterSeconds: number) {
     super('RATE_LIMITED', `Too many requests for this merchant; retry after ${retryAfterSeconds} s.`);
   }
 }

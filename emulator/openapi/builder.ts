@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { errorEnvelope } from '../../contract/common.js';
+import { STORE_RETRY_AFTER_SECONDS } from '../store/store-write-error.js';
 import { FIELD_VALUE_PATTERN, TRACE_ID_RULE } from '../../contract/header-safe.js';
 import { SchemaComponents, type JsonSchema } from './schemas.js';
 
@@ -76,6 +77,12 @@ interface DocumentFrame {
 
 /** Express `:id` → OpenAPI `{id}`. */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/** The Retry-After of a 503 (a write the disk refused), in both documents. */
+export const STORE_RETRY_AFTER = {
+  description: `Seconds to wait before retrying: ${STORE_RETRY_AFTER_SECONDS} when the disk refused the write (full, read-only); absent on an injected fault unless it sets one`,
+  schema: { type: 'integer', minimum: 1 },
+};
 
 function errorResponses(op: OperationSpec, frame: DocumentFrame): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();

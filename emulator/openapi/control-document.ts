@@ -2,7 +2,7 @@ import type { ControlRoute } from '../control/route.js';
 import type { ErrorCode } from '../errors.js';
 import { CONTROL_COMMON_ERRORS, CONTROL_PREFIX, CONTROL_TAGS } from '../../contract/control/routes.js';
 import { CONTROL_TOKEN_HEADER, GUARD_HEADER } from '../../contract/network.js';
-import { buildDocument, type OperationSpec } from './builder.js';
+import { buildDocument, STORE_RETRY_AFTER, type OperationSpec } from './builder.js';
 import type { JsonSchema } from './schemas.js';
 import type { DocumentOptions } from './document.js';
 
@@ -53,6 +53,7 @@ function errorHeaders(status: number): JsonSchema {
   if (status === 401) return { [GUARD_HEADER]: guard, 'WWW-Authenticate': { description: `Names the ${CONTROL_TOKEN_HEADER} header`, schema: { type: 'string' } } };
   if (status === 403) return { [GUARD_HEADER]: guard };
   if (status === 429) return { [GUARD_HEADER]: guard, 'Retry-After': { description: 'Seconds until the address may present a token again', schema: { type: 'integer', minimum: 1 } } };
+  if (status === 503) return { 'Retry-After': STORE_RETRY_AFTER };
   return {};
 }
 

@@ -3,7 +3,7 @@ import { HEADER_KEY_RULE, MAX_KEY_LENGTH } from '../../contract/idempotency.js';
 import type { ErrorCode } from '../errors.js';
 import { FIELD_VALUE_PATTERN } from '../../contract/header-safe.js';
 import { routeErrorCodes } from '../../contract/routes.js';
-import { buildDocument, openApiPath, type OperationSpec } from './builder.js';
+import { buildDocument, openApiPath, STORE_RETRY_AFTER, type OperationSpec } from './builder.js';
 import type { JsonSchema } from './schemas.js';
 import { SIGNATURE_SCHEME, WEBHOOK_PARAMETERS, WEBHOOK_TAG, webhookSpecs } from './webhooks.js';
 
@@ -118,7 +118,7 @@ export function buildOpenApi(routes: RouteDef[], options: DocumentOptions): Json
   return buildDocument(routes.map(operationOf), {
     serverUrl: options.serverUrl,
     statusText: STATUS_TEXT,
-    errorHeaders: (status) => (status === 429 ? { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } } : {}),
+    errorHeaders: (status) => (status === 429 ? { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } } : status === 503 ? { 'Retry-After': STORE_RETRY_AFTER } : {}),
     tags,
     info: {
       title: 'Merchant Payments API (svc emulator)',

@@ -3,6 +3,12 @@ import { messageOf } from '../../contract/errors.js';
 // A commit the disk refused. Memory was rolled back to match the journal, so nothing of the
 // transaction stands; the HTTP layer answers it as 503 SERVICE_UNAVAILABLE with `reason`.
 
+/**
+ * The Retry-After of a 503 for a refused write. A full or read-only disk is mended by a person,
+ * not in the next second: 5 s makes the spec's five attempts span about 20 s instead of 7.5 s.
+ */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
 export class StoreWriteError extends Error {
   constructor(
     readonly code: string | undefined,

@@ -128,8 +128,8 @@ describe('real control answers match the control document', () => {
     const endpoint = await emu.request('POST', '/v1/api/webhook-endpoints', { body: { url: receiver.url, events: ['catalog.published', 'inventory.low_stock'] }, idempotencyKey: idem('ep') });
     assert.equal(endpoint.status, 201, endpoint.text);
     const endpointId = endpoint.json.data.endpoint.id;
-    // The secret the merchant API showed once, for svc webhooks check --endpoint.
-    assert.deepEqual(await ok('GET', `/webhook-endpoints/${endpointId}/secret`), { id: endpointId, secret: endpoint.json.data.secret });
+    // The secret the merchant API showed once, for svc webhooks check --endpoint, with the types it subscribes to and the emulator's --allow-host names.
+    assert.deepEqual(await ok('GET', `/webhook-endpoints/${endpointId}/secret`), { id: endpointId, secret: endpoint.json.data.secret, events: ['catalog.published', 'inventory.low_stock'], allowed_hosts: [] });
     await refused('GET', '/webhook-endpoints/we_nope/secret', undefined, 404, 'NOT_FOUND');
     const event = await ok('POST', '/events/trigger', { type: 'catalog.published', merchant_id: MERCHANT, catalog: { name: 'Spring' } }, 201);
     assert.equal(event.deliveries.length, 1);

@@ -49,6 +49,8 @@ test('a journal append that fails (ENOSPC, then EIO on fsync) is a 503 that keep
       assert.equal(refused.status, 503, refused.text);
       assert.equal(refused.json.error.code, 'SERVICE_UNAVAILABLE');
       assert.match(refused.json.error.message, why);
+      // As a rate limit's 429 does: when to try again (a full or read-only disk is not mended in a second).
+      assert.equal(refused.headers.get('retry-after'), '5', rule);
       rmSync(faults);
       // Nothing of the refused request stands in memory either.
       const list = await request(base, 'GET', '/v1/api/payment-links?limit=100');
@@ -162,6 +164,7 @@ test('on a real 3 MB tmpfs: a full disk is a 503 that keeps nothing; once space 
     assert.equal(refused.status, 503, refused.text);
     assert.equal(refused.json.error.code, 'SERVICE_UNAVAILABLE');
     assert.match(refused.json.error.message, /disk is full/);
+    assert.equal(refused.headers.get('retry-after'), '5');
     // Still full: still refused, and nothing of a refused request stands in memory.
     assert.equal((await link(base, 'refused again')).status, 503);
     const listed = await request(base, 'GET', '/v1/api/payment-links?limit=100');

@@ -190,3 +190,20 @@ test('fixtures with no merchant key are refused as a restored world is; a fixtur
     await emu.close();
   }
 });
+
+test('a snapshot the disk will not take is a 503 with Retry-After (as every refused write), not a 500, and nothing is saved', async () => {
+  const emu = await startTestEmulator();
+  try {
+    // Where the snapshots folder should be, a file: the folder cannot be made (ENOTDIR/EEXIST
+    // whoever runs the test; a read-only folder would not stop root).
+    writeFileSync(join(emu.dataDir!, 'snapshots'), 'not a folder');
+    const res = await emu.request('POST', '/_emulator/snapshots', { key: null, body: { name: 'nowhere' } });
+    assert.equal(res.status, 503, res.text);
+    assert.equal(res.json.error.code, 'SERVICE_UNAVAILABLE');
+    assert.match(res.json.error.message, /^The snapshot could not be written \(E[A-Z]+\); nothing was saved under "nowhere"\.$/);
+    assert.equal(res.headers.get('retry-after'), '5');
+    assert.equal(readFileSync(join(emu.dataDir!, 'snapshots'), 'utf8'), 'not a folder');
+  } finally {
+    await emu.stop();
+  }
+});
