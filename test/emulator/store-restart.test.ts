@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileStore } from '../../emulator/store/file-store.js';
+import { packageFile } from '../../emulator/assets.js';
 import { idem, KEYS, request, startTestEmulator, tempDir } from '../helpers/emulator.js';
 
 // A restart on the same data dir keeps everything; a torn last journal line is ignored, and
@@ -76,12 +77,15 @@ test('a fresh data dir is seeded from fixtures; an existing one is never re-seed
   let emu = await startTestEmulator({ dataDir });
   assert.ok(emu.readyInfo().keys.length >= 7);
   await emu.stop({ keepData: true });
-  // A different fixtures file is ignored for an existing store.
+  // A different fixtures file (valid: one merchant with a key of its own) is ignored for an existing store.
   const other = join(dataDir, 'other-fixtures.json');
-  writeFileSync(other, JSON.stringify({ merchants: [], users: [] }));
+  const bundled = JSON.parse(readFileSync(packageFile('fixtures/default.json'), 'utf8'));
+  const otherKey = 'svc_test_other0fixtures00000000001';
+  writeFileSync(other, JSON.stringify({ ...bundled, merchants: [{ ...bundled.merchants[0], id: 'mer_other', keys: [{ ...bundled.merchants[0].keys[0], name: 'other-test', key: otherKey }] }] }));
   emu = await startTestEmulator({ dataDir, fixtures: other });
   try {
     assert.equal((await emu.request('GET', '/v1/api/payments')).status, 200);
+    assert.equal((await emu.request('GET', '/v1/api/payments', { key: otherKey })).status, 401, 'the other file seeded nothing');
   } finally {
     await emu.stop();
   }
