@@ -117,9 +117,10 @@ export interface TestEmulator {
   idle(): Promise<void>;
   /**
    * Grades your webhook receiver as `svc webhooks check` does (docs/webhooks.md, "Check your webhook
-   * receiver"): signed, bad, duplicate and unknown deliveries sent to `url`, each answer checked.
-   * Resolves with the report (`report.ok`: no check failed); rejects when `url` cannot be reached
-   * or an option is wrong. Plain http:// to this emulator's `allowedHosts` is not warned about.
+   * receiver"): signed, forged, duplicate and unknown deliveries sent to `url`, each answer
+   * checked. Resolves with the report (`report.ok`: no check failed; `strict: true` makes the
+   * advice checks fail instead of warning); rejects when no connection can be made to `url` or an
+   * option is wrong. Plain http:// to this emulator's `allowedHosts` is not warned about.
    */
   checkWebhookReceiver(url: string, options: Omit<CheckOptions, 'allowedHosts'>): Promise<ReceiverReport>;
   /**
