@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { buildInventory, COVERAGE_KINDS, type AnswerMatch, type CoverageSignal, type InventoryItem } from '../contract/coverage.js';
 import type { CoverageReport } from '../contract/control/coverage.js';
 import { messageOf } from '../contract/errors.js';
-import type { AttemptOutcome } from '../contract/webhook-sender.js';
+import type { AttemptOutcome } from './webhooks/sender.js';
 import { errorCodeOf } from './errors.js';
 import { isoMicros } from './ids.js';
 import { attemptsInRound, type DeliveryRecord, type DeliveryStatus } from './webhooks/records.js';
