@@ -91,7 +91,7 @@ test('a merchant suite under exec --coverage: coverage.json lists exactly what i
   const cwd = tempDir('svc-exec-coverage-');
   writeFileSync(join(cwd, 'suite.test.mjs'), SUITE);
   // NODE_TEST_CONTEXT: this file's runner marks its children; the merchant's runner is not one of them.
-  const r = await runBinary(['emulator', 'exec', '--clock', 'manual', '--coverage', '--', process.execPath, '--test', 'suite.test.mjs'], { cwd, timeoutMs: 90_000, env: { NODE_TEST_CONTEXT: undefined } });
+  const r = await runBinary(['emulator', 'exec', '--clock', 'manual', '--coverage', '--', process.execPath, '--test', '--test-reporter=tap', 'suite.test.mjs'], { cwd, timeoutMs: 90_000, env: { NODE_TEST_CONTEXT: undefined } });
   assert.match(r.stdout, /# pass 2\n# fail 0/);
   assert.equal(r.code, 0, r.stderr + r.stdout);
   const report = JSON.parse(readFileSync(join(cwd, 'svc-coverage', 'coverage.json'), 'utf8'));
