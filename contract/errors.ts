@@ -35,3 +35,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /** The message of anything thrown: an Error's, else the value as text. */
 export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** The string `code` of anything thrown (a system error's ENOENT, undici's, a prompt's), if it has one. */
+export const codeOf = (err: unknown): string | undefined =>
+  typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;

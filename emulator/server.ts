@@ -29,7 +29,7 @@ import { networkDoor, type NetworkDoor } from './http/network-door.js';
 import { LoopMonitor } from './performance/loop-monitor.js';
 import { tuneHeapForLongRun } from './performance/heap.js';
 import { yieldCpuToEventLoop } from './performance/helper-threads.js';
-import { messageOf } from '../contract/errors.js';
+import { codeOf, messageOf } from '../contract/errors.js';
 import { shippedText } from './assets.js';
 
 export const DEFAULT_PORT = 4242;
@@ -117,11 +117,12 @@ export const consoleLogger: Logger = {
 };
 
 /** What a failed listen means, in words: which port, and what to do. */
-function listenError(err: NodeJS.ErrnoException, port: number, host: string): Error {
+function listenError(err: unknown, port: number, host: string): unknown {
   const where = `${host}:${port}`;
-  if (err.code === 'EADDRINUSE') return Object.assign(new Error(`port ${port} is already in use on ${host} (another emulator or another program). Choose another with --port <n>, or --port 0 for any free port.`), { code: err.code });
-  if (err.code === 'EACCES') return Object.assign(new Error(`not allowed to listen on ${where} (ports below 1024 need privileges). Choose another with --port <n>, or --port 0.`), { code: err.code });
-  if (err.code === 'EADDRNOTAVAIL') return Object.assign(new Error(`cannot listen on ${where}: no such address on this machine (--host).`), { code: err.code });
+  const code = codeOf(err);
+  if (code === 'EADDRINUSE') return Object.assign(new Error(`port ${port} is already in use on ${host} (another emulator or another program). Choose another with --port <n>, or --port 0 for any free port.`), { code });
+  if (code === 'EACCES') return Object.assign(new Error(`not allowed to listen on ${where} (ports below 1024 need privileges). Choose another with --port <n>, or --port 0.`), { code });
+  if (code === 'EADDRNOTAVAIL') return Object.assign(new Error(`cannot listen on ${where}: no such address on this machine (--host).`), { code });
   return err;
 }
 
@@ -228,7 +229,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     services.scheduler.close();
     requestLog.close();
     await store.close();
-    throw listenError(err as NodeJS.ErrnoException, port, listenHost);
+    throw listenError(err, port, listenHost);
   }
   answerClientErrors(server); // node's own 400/431 answers, in the envelope
   const urls = door.urls(server.address() as AddressInfo);

@@ -7,7 +7,7 @@ import { snapshotProblem } from '../../contract/control/world.js';
 import { SnapshotName } from '../../contract/snapshot-name.js';
 import { fixturesJsonSchema } from '../fixtures-schema.js';
 import { defineControl, type ControlRoute } from './route.js';
-import { messageOf } from '../../contract/errors.js';
+import { codeOf, messageOf } from '../../contract/errors.js';
 import { STORE_RETRY_AFTER_SECONDS } from '../store/store-write-error.js';
 
 // The world as a whole, from outside the process: reset to the fixtures, snapshots (whole, in
@@ -73,7 +73,7 @@ export const worldControlRoutes: ControlRoute[] = [
         writeFileSync(tmp, text, { mode: 0o600 });
         renameSync(tmp, file);
       } catch (err) {
-        throw new ApiError('SERVICE_UNAVAILABLE', `The snapshot could not be written (${(err as NodeJS.ErrnoException).code ?? messageOf(err)}); nothing was saved under "${body.name}".`).retryAfter(STORE_RETRY_AFTER_SECONDS);
+        throw new ApiError('SERVICE_UNAVAILABLE', `The snapshot could not be written (${codeOf(err) ?? messageOf(err)}); nothing was saved under "${body.name}".`).retryAfter(STORE_RETRY_AFTER_SECONDS);
       }
       return { name: body.name, bytes: Buffer.byteLength(text) };
     },

@@ -6,7 +6,7 @@ import type { Logger } from '../services.js';
 import { Appender } from '../store/appender.js';
 import { storeFsFromEnv } from '../store/store-fs.js';
 import { describeFsCode } from '../store/store-write-error.js';
-import { messageOf } from '../../contract/errors.js';
+import { codeOf, messageOf } from '../../contract/errors.js';
 import type { RequestLogRecord } from './records.js';
 
 // The request log of one emulator: a ring of the newest --request-log N entries, oldest first,
@@ -281,4 +281,4 @@ export class RequestLog {
   }
 }
 
-const describe = (err: unknown) => describeFsCode(err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined, messageOf(err));
+const describe = (err: unknown) => describeFsCode(codeOf(err), messageOf(err));

@@ -1,5 +1,6 @@
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { codeOf } from '../../contract/errors.js';
 
 // One process writes a data dir. A second FileStore opened on the same dir by another process
 // would compact it under the first: the first one's journal is truncated while it still
@@ -16,7 +17,7 @@ const alive = (pid: number) => {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return codeOf(err) === 'EPERM';
   }
 };
 
@@ -28,7 +29,7 @@ export function lockDataDir(dir: string): () => void {
       writeFileSync(path, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (codeOf(err) !== 'EEXIST') throw err;
       const holder = Number.parseInt(readFileSync(path, 'utf8'), 10);
       if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) {
         throw new DataDirInUseError(

@@ -1,4 +1,4 @@
-import { messageOf } from '../../contract/errors.js';
+import { codeOf, messageOf } from '../../contract/errors.js';
 
 // A commit the disk refused. Memory was rolled back to match the journal, so nothing of the
 // transaction stands; the HTTP layer answers it as 503 SERVICE_UNAVAILABLE with `reason`.
@@ -21,7 +21,7 @@ export class StoreWriteError extends Error {
 
   static from(err: unknown, what: string): StoreWriteError {
     if (err instanceof StoreWriteError) return err;
-    const code = (err as NodeJS.ErrnoException | null)?.code;
+    const code = codeOf(err);
     return new StoreWriteError(code, `${what}: ${describeFsCode(code, messageOf(err))}`, { cause: err });
   }
 }

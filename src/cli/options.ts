@@ -2,6 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ioOf, type CliIO } from './io.js';
 import { flagName, switchValue, type FlagSpec, type FlagTable, type FlagsOf } from './flags.js';
 import { UsageError } from './errors.js';
+import { messageOf } from '../../contract/errors.js';
 
 // Commander's side of the flag tables (flags.ts): each command is described, given its table's
 // flags and examples, and runs a function of a module imported only when it runs (so command
@@ -15,7 +16,7 @@ export function commanderParser<T, P>(parse: (raw: string, previous: P) => T) {
     try {
       return parse(raw, previous);
     } catch (err) {
-      throw new InvalidArgumentError((err as Error).message);
+      throw new InvalidArgumentError(messageOf(err));
     }
   };
 }
@@ -41,7 +42,7 @@ function fromEnv(cmd: Command, table: FlagTable, env: CliIO['env']): void {
     try {
       value = spec.value === undefined ? switchValue(raw) : spec.parse ? spec.parse(raw, undefined) : raw;
     } catch (err) {
-      throw new UsageError(`${spec.env}: ${(err as Error).message}`);
+      throw new UsageError(`${spec.env}: ${messageOf(err)}`);
     }
     cmd.setOptionValueWithSource(prop, value, 'env');
   }

@@ -1,4 +1,5 @@
 import { parseDuration } from '../../contract/formats.js';
+import { messageOf } from '../../contract/errors.js';
 
 // Flag value parsers shared by every command's flag table (flags.ts): each throws an Error
 // whose message states the rule; commander's registration (options.ts) names the flag, and a
@@ -38,7 +39,7 @@ export function durationOrMs(value: string): number {
     try {
       ms = parseDuration(value);
     } catch (err) {
-      throw new Error(`${(err as Error).message}; or a whole number of milliseconds.`);
+      throw new Error(`${messageOf(err)}; or a whole number of milliseconds.`);
     }
   }
   if (ms < 1 || ms > 3_600_000) throw new Error(`expected a duration from 1ms to 1h, got "${value}".`);

@@ -1,6 +1,6 @@
 import { SilentExit, UsageError } from './errors.js';
 import type { CliIO } from './io.js';
-import { messageOf } from '../../contract/errors.js';
+import { codeOf, messageOf } from '../../contract/errors.js';
 
 // Every prompt goes through here. A prompt is shown only on a terminal (the IO's stdin and
 // stderr are TTYs — prompts write to stderr, so `--json | jq` still works), and never with
@@ -75,7 +75,7 @@ export async function askUntilAccepted<T>(
     try {
       return await attempt(value);
     } catch (err) {
-      const code = (err as { code?: string }).code;
+      const code = codeOf(err);
       if (!wrongCodes.includes(code ?? '') || !canPrompt(io, flags)) throw err;
       io.stderr.write(`${messageOf(err)}\n`);
     }
@@ -87,7 +87,7 @@ async function interruptible<T>(io: CliIO, ask: () => Promise<T>): Promise<T> {
     return await ask();
   } catch (err) {
     // Ctrl-C inside a prompt: stop without a stack trace.
-    if ((err as Error).name === 'ExitPromptError' || (err as Error).name === 'AbortPromptError') {
+    if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
       io.stderr.write('\ncancelled.\n');
       throw new SilentExit(EXIT_INTERRUPTED);
     }

@@ -1,4 +1,5 @@
 import { SilentExit, UsageError, EXIT } from './errors.js';
+import { messageOf } from '../../contract/errors.js';
 
 // Small value parsers shared by commands; a bad value is a usage error naming its flag.
 
@@ -13,7 +14,7 @@ export function parseJsonObject(flag: string, text: string): Record<string, unkn
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${flag}: not valid JSON (${(err as Error).message}).`);
+    throw new UsageError(`${flag}: not valid JSON (${messageOf(err)}).`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${flag}: must be a JSON object.`);
   return value as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { messageOf } from '../../contract/errors.js';
+import { codeOf, messageOf } from '../../contract/errors.js';
 
 // The one error type of the client: every failure (an API error envelope, a network error, a
 // timeout, a response that is not the service's envelope) becomes an SvcError, so commands
@@ -33,7 +33,7 @@ export class SvcError extends Error {
  * which host, and what to try.
  */
 export function networkMessage(baseUrl: string, err: unknown): string {
-  const code = (err as { code?: string; cause?: { code?: string } })?.code ?? (err as { cause?: { code?: string } })?.cause?.code;
+  const code = codeOf(err) ?? (err instanceof Error ? codeOf(err.cause) : undefined);
   switch (code) {
     case 'ECONNREFUSED':
       return `nothing is listening at ${baseUrl} (connection refused). Is the emulator running (svc emulator start), or is --base-url right?`;

@@ -2,6 +2,7 @@ import { networkMessage, SvcError } from './error.js';
 import { AnswerTooLarge, send, TransportTimeout } from './transport.js';
 import { CHECKOUT_URL_HEADER, GUARD_HEADER } from '../../contract/network.js';
 import { backoffMs, isRetryableNetworkCode, isRetryableStatus, MAX_ATTEMPTS, retryAfterMs } from './retry.js';
+import { codeOf } from '../../contract/errors.js';
 
 // The HTTP half of the client: one call = up to 5 attempts with the same idempotency key and
 // trace id, the spec's backoff, a per-attempt timeout, and every outcome folded into either
@@ -128,7 +129,6 @@ export class HttpClient {
         if (err instanceof SvcError) throw err;
         // The same request would get the same answer: said once, never retried.
         if (err instanceof AnswerTooLarge) throw new SvcError(err.code, 0, `${call.method} ${call.path}: ${err.message} (is ${this.baseUrl} the service?)`, null);
-        const e = err as Error & { code?: string };
         const timedOut = err instanceof TransportTimeout;
         const message = !timedOut
           ? networkMessage(this.baseUrl, err)
@@ -136,7 +136,7 @@ export class HttpClient {
             ? `no answer from ${this.baseUrl} within ${timeout} ms`
             : `the answer from ${this.baseUrl} did not finish within ${timeout} ms (--timeout bounds the whole exchange)`;
         lastError = new SvcError(timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', 0, message, null);
-        if (!safeToRepeat || !isRetryableNetworkCode(e.code)) throw lastError;
+        if (!safeToRepeat || !isRetryableNetworkCode(codeOf(err))) throw lastError;
         if (attempt < MAX_ATTEMPTS) this.options.onRetry?.({ attempt, waitMs, reason: message });
       }
       if (attempt < MAX_ATTEMPTS) await (this.options.sleep ?? sleep)(waitMs);

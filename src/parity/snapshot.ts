@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { describeZodError } from '../../contract/zod-error.js';
-import { messageOf } from '../../contract/errors.js';
+import { codeOf, messageOf } from '../../contract/errors.js';
 
 // The snapshot file: what `svc parity record` writes and `svc parity check` reads. JSON, with a
 // format name and version so a file from another tool or a later svc is refused by name, the
@@ -83,7 +83,7 @@ export function readSnapshot(file: string): Snapshot {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = codeOf(err);
     throw new SnapshotFileError(code === 'ENOENT' ? `snapshot file ${file} does not exist (record one with \`svc parity record --out ${file}\`).` : `cannot read snapshot file ${file}: ${messageOf(err)}`);
   }
   let json: unknown;

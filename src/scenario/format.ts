@@ -3,6 +3,7 @@ import { EVENT_TYPES } from '../../contract/common.js';
 import { FaultSpec } from '../../contract/faults.js';
 import { parseDuration } from '../../contract/formats.js';
 import { valuesAt } from './refs.js';
+import { messageOf } from '../../contract/errors.js';
 
 // The scenario file (docs/scenarios.md): one zod schema that the runner validates with and that
 // scenarios/scenario.schema.json is generated from (`npm run scenario-schema`). A step has a
@@ -43,7 +44,7 @@ const Expected = z.unknown().superRefine(function check(value, ctx, path: Proper
     try {
       new RegExp(parsed.data.$matches);
     } catch (err) {
-      ctx.addIssue({ code: 'custom', path: [...path, '$matches'], message: (err as Error).message });
+      ctx.addIssue({ code: 'custom', path: [...path, '$matches'], message: messageOf(err) });
     }
   }
 });

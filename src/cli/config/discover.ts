@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SCOPES } from '../../../contract/scopes.js';
 import type { Env } from '../io.js';
+import { codeOf } from '../../../contract/errors.js';
 
 // Finding a running emulator: `svc emulator start` writes <data dir>/emulator.json ({base_url,
 // keys, pid, …}) while it runs and removes it on exit. SVC_DATA_DIR names the data dir;
@@ -65,6 +66,6 @@ function pidAlive(pid: number): boolean {
     return true;
   } catch (err) {
     // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return codeOf(err) === 'EPERM';
   }
 }

@@ -9,6 +9,7 @@ import { genericLines, money } from '../../output.js';
 import { maskSecret } from '../../mask.js';
 import { merchantScope } from './merchant.js';
 import type { CliIO } from '../../io.js';
+import { messageOf } from '../../../../contract/errors.js';
 
 // Read-mostly control actions: health, keys, clock, OTP inbox, events, users, metrics.
 
@@ -93,7 +94,7 @@ export async function clockAdvance([by]: string[], flags: FlagsOf<typeof EMULATO
     try {
       parseDuration(by);
     } catch (err) {
-      throw new UsageError(`clock advance: ${(err as Error).message}`);
+      throw new UsageError(`clock advance: ${messageOf(err)}`);
     }
   }
   const ctx = controlContext(flags, io);

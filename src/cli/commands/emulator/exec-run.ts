@@ -15,6 +15,7 @@ import { emulatorOptions } from './start-run.js';
 import { exportWorld, importWorld } from './world-file.js';
 import { reapGroup, signalGroup } from './process-group.js';
 import { checkCoverageOut, finishCoverage, wantsCoverage } from './exec-coverage.js';
+import { messageOf } from '../../../../contract/errors.js';
 
 // `svc emulator exec [start options] -- <command…>`: the emulator lives exactly as long as the
 // command (as `firebase emulators:exec` does), so a CI step is one line and never leaves an
@@ -102,7 +103,7 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO, cmd: 
       io.stderr.write(`svc emulator exec: world written to ${written} (start from it with svc emulator start --import ${opts.exportOnExit})\n`);
     }
   } catch (err) {
-    io.stderr.write(`svc emulator exec: ${origin.name('exportOnExit')} failed: ${(err as Error).message}\n`);
+    io.stderr.write(`svc emulator exec: ${origin.name('exportOnExit')} failed: ${messageOf(err)}\n`);
     if (exitCode === 0) exitCode = 1;
   }
   if (coverageDir) {
@@ -112,7 +113,7 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO, cmd: 
   try {
     await emulator.close();
   } catch (err) {
-    io.stderr.write(`svc emulator exec: stopping the emulator failed: ${(err as Error).message}\n`);
+    io.stderr.write(`svc emulator exec: stopping the emulator failed: ${messageOf(err)}\n`);
     if (exitCode === 0) exitCode = 1;
   } finally {
     cleanup();

@@ -5,6 +5,7 @@ import { controlContext } from '../../control-context.js';
 import type { CommonFlags, FlagsOf } from '../../flags.js';
 import type { EMULATOR } from './flags.js';
 import type { CliIO } from '../../io.js';
+import { codeOf, messageOf } from '../../../../contract/errors.js';
 
 // `svc emulator faults add|list|remove|clear|log|presets|apply`: fault injection through the
 // control API (emulator/faults/). A fault is checked here with the emulator's own schema, so
@@ -79,7 +80,7 @@ export function readFaultFile(file: string, name: string): FaultSpec[] {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new UsageError(`${name}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+    throw new UsageError(`${name}: cannot read ${file}: ${codeOf(err) ?? messageOf(err)}.`);
   }
   const parsed = FaultFile.safeParse(raw);
   if (!parsed.success) {

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { codeOf } from '../../../../contract/errors.js';
 
 // The process group `svc emulator exec` runs its command in (the command is spawned detached,
 // so it leads a session and group of its own). `npm test` → sh → node → workers all share it:
@@ -33,7 +34,7 @@ export function groupRunning(pgid: number): { running: boolean; members?: number
     process.kill(-pgid, 0);
   } catch (err) {
     // EPERM: a member exists that we may not signal (it changed its user): still running.
-    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return { running: false };
+    if (codeOf(err) === 'ESRCH') return { running: false };
   }
   const members = runningMembers(pgid);
   return { running: members === undefined || members.length > 0, members };

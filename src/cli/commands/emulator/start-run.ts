@@ -10,6 +10,7 @@ import { readFaultFile } from './faults.js';
 import { checkedFixtures } from './fixtures.js';
 import { START } from './flags.js';
 import type { ExecOptions, StartOptions } from './start.js';
+import { messageOf } from '../../../../contract/errors.js';
 
 /**
  * The emulator options both `start` and `exec` build from their shared flags (each already taken
@@ -68,7 +69,7 @@ export async function run(_a: string[], opts: StartOptions, io: CliIO, cmd: Comm
       (err) => {
         // The store released store.lock whatever happened; the journal still holds every
         // acknowledged write, so the next start replays it.
-        io.stderr.write(`shutdown failed: ${(err as Error).message}\nEvery acknowledged write is in the journal and is replayed at the next start; the data dir's lock was released.\n`);
+        io.stderr.write(`shutdown failed: ${messageOf(err)}\nEvery acknowledged write is in the journal and is replayed at the next start; the data dir's lock was released.\n`);
         process.exit(1);
       },
     );

@@ -4,6 +4,7 @@ import { guardRefusal } from '../../../client/control.js';
 import { NOT_AN_EMULATOR, SvcError, networkMessage } from '../../../client/error.js';
 import { send, TransportTimeout } from '../../../client/transport.js';
 import { NoBaseUrl } from '../../config/resolve.js';
+import { codeOf } from '../../../../contract/errors.js';
 
 // `svc emulator status --wait`: GET /_emulator/health until the emulator answers, for compose
 // health checks, CI scripts and `svc emulator start &` in a shell. Only "nobody answered yet"
@@ -141,7 +142,7 @@ async function probeHealth(base: string, headers: Record<string, string>, timeou
   try {
     res = await send(`${base}/_emulator/health`, { method: 'GET', headers, timeoutMs });
   } catch (err) {
-    const code = (err as { code?: string }).code;
+    const code = codeOf(err);
     if (err instanceof TransportTimeout) return { kind: 'not-yet', reason: `no answer within ${formatMs(timeoutMs)}` };
     if (code !== undefined && NOT_YET.has(code)) return { kind: 'not-yet', reason: notYetReason(code) };
     // TLS trouble and the like: something is there, and waiting will not change it.

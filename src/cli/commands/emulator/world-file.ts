@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../../../emulator/index.js';
 import { UsageError } from '../../errors.js';
+import { codeOf, messageOf } from '../../../../contract/errors.js';
 
 // A world written to a folder (`exec --export-on-exit DIR`) and read back (`start --import
 // DIR`): one snapshot file, world.json, in the format of GET /_emulator/snapshot.
@@ -16,13 +17,13 @@ export async function importWorld(emulator: RunningEmulator, dir: string, name: 
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     await emulator.close();
-    throw new UsageError(`${name}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); write one with \`svc emulator exec --export-on-exit ${dir} -- …\`.`);
+    throw new UsageError(`${name}: cannot read ${file} (${codeOf(err) ?? messageOf(err)}); write one with \`svc emulator exec --export-on-exit ${dir} -- …\`.`);
   }
   try {
     await emulator.restore(parsed);
   } catch (err) {
     await emulator.close();
-    throw new UsageError(`${name}: ${file}: ${(err as Error).message}`);
+    throw new UsageError(`${name}: ${file}: ${messageOf(err)}`);
   }
 }
 

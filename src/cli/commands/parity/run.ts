@@ -15,7 +15,7 @@ import { checkLines, totals } from '../../../parity/report.js';
 import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { ControlApi } from '../../../client/control.js';
-import { messageOf } from '../../../../contract/errors.js';
+import { codeOf, messageOf } from '../../../../contract/errors.js';
 
 // `svc parity record` and `check`: flags → the runner's options (refusing a live key before
 // anything is sent), then the recording written, or compared and reported.
@@ -139,7 +139,7 @@ function writableOut(file: string, flag: string): void {
   try {
     closeSync(openSync(file, 'a'));
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = codeOf(err);
     const why = code === 'ENOENT' ? 'its folder does not exist' : code === 'EISDIR' ? 'it is a folder' : code === 'ENOTDIR' ? 'part of its path is a file' : messageOf(err);
     throw new UsageError(`cannot write --out ${flag}: ${why}. Nothing was sent.`);
   }

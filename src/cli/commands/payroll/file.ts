@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
-import { messageOf } from '../../../../contract/errors.js';
+import { codeOf, messageOf } from '../../../../contract/errors.js';
 
 // Payroll lines from a file. CSV: a header row naming the columns (external_ref, payee_phone,
 // amount_cents, optional label), RFC 4180 quoting. JSON: the whole request body or the array
@@ -13,7 +13,7 @@ export function readPayrollFile(path: string, currency: string | undefined, note
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`--file: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? messageOf(err)}).`);
+    throw new UsageError(`--file: cannot read ${path} (${codeOf(err) ?? messageOf(err)}).`);
   }
   const body = /\.json$/i.test(path) || /^\s*[[{]/.test(text) ? fromJson(path, text) : { payments: fromCsv(path, text) };
   if (currency !== undefined) body.currency = currency;

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { signPayload } from '../../../../contract/signature.js';
 import type { Output } from '../../output.js';
+import { codeOf, messageOf } from '../../../../contract/errors.js';
 
 // One forward of a webhook body to the developer's local URL: the raw bytes, the Svc-* headers,
 // signed with the given secret (listen) or passed through as received (live receiver).
@@ -35,17 +36,17 @@ export async function forward(url: string, body: string | Buffer, svcHeaders: Re
     await res.body.dump();
     return { status_code: res.statusCode, latency_ms: Math.round(performance.now() - started), error: null };
   } catch (err) {
-    const e = err as Error & { code?: string };
-    return { status_code: null, latency_ms: Math.round(performance.now() - started), error: forwardError(e) };
+    return { status_code: null, latency_ms: Math.round(performance.now() - started), error: forwardError(err) };
   }
 }
 
 /** A failed forward in words (the HTTP library's codes mean nothing to the reader). */
-function forwardError(e: Error & { code?: string }): string {
-  if (e.code === 'ECONNREFUSED') return 'connection refused (is your app running?)';
-  if (/TIMEOUT/.test(e.code ?? '')) return `no answer within ${FORWARD_TIMEOUT_MS / 1000} s`;
-  if (e.code === 'ECONNRESET' || e.code === 'UND_ERR_SOCKET' || e.code === 'UND_ERR_CLOSED') return 'the app closed the connection without answering';
-  return e.message;
+function forwardError(err: unknown): string {
+  const code = codeOf(err);
+  if (code === 'ECONNREFUSED') return 'connection refused (is your app running?)';
+  if (/TIMEOUT/.test(code ?? '')) return `no answer within ${FORWARD_TIMEOUT_MS / 1000} s`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return 'the app closed the connection without answering';
+  return messageOf(err);
 }
 
 /** The delivery id listen gives a streamed event: stable, so a replay carries the same Svc-Delivery. */

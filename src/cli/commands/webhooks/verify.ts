@@ -3,7 +3,7 @@ import { verifySignature } from '../../../../contract/signature.js';
 import { EXIT, SilentExit, UsageError } from '../../errors.js';
 import { Output } from '../../output.js';
 import type { CliIO, InStream } from '../../io.js';
-import { messageOf } from '../../../../contract/errors.js';
+import { codeOf, messageOf } from '../../../../contract/errors.js';
 import type { FlagsOf } from '../../flags.js';
 import type { WEBHOOKS } from './flags.js';
 
@@ -32,7 +32,7 @@ function readBodyFile(path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (err) {
-    throw new UsageError(`--body-file: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? messageOf(err)}).`);
+    throw new UsageError(`--body-file: cannot read ${path} (${codeOf(err) ?? messageOf(err)}).`);
   }
 }
 
