@@ -51,10 +51,14 @@ export const ROUTE_SCHEMAS = {
   deleteWebhookEndpoint: { params: IdParams, response: DeletedWebhookEndpoint },
 } as const satisfies Record<RouteName, RouteSchemas>;
 
-type RouteSchemaOf<N extends RouteName> = (typeof ROUTE_SCHEMAS)[N];
-/** The `data` of a route's success envelope. */
-export type ResponseOf<N extends RouteName> = z.output<RouteSchemaOf<N>['response']>;
-/** A route's request body as a caller writes it (defaults not yet applied). */
-export type BodyOf<N extends RouteName> = RouteSchemaOf<N> extends { body: infer B extends z.ZodType } ? z.input<B> : never;
-/** A route's query as a caller writes it. */
-export type QueryOf<N extends RouteName> = RouteSchemaOf<N> extends { query: infer Q extends z.ZodType } ? z.input<Q> : never;
+// What one route's schemas S (of this table or the control API's, contract/control/schemas.ts) give:
+/** The `data` of its success envelope. */
+export type ResponseIn<S extends RouteSchemas> = z.output<S['response']>;
+/** Its request body (or query: K) as a caller writes it (defaults not yet applied). */
+export type InputIn<S, K extends 'body' | 'query'> = S extends { [P in K]: infer Z extends z.ZodType } ? z.input<Z> : never;
+/** The parsed value of one part of the request, or undefined when the route declares no schema for it. */
+export type ParsedIn<S, K extends keyof RouteSchemas> = S extends { [P in K]: infer Z extends z.ZodType } ? z.output<Z> : undefined;
+
+export type ResponseOf<N extends RouteName> = ResponseIn<(typeof ROUTE_SCHEMAS)[N]>;
+export type BodyOf<N extends RouteName> = InputIn<(typeof ROUTE_SCHEMAS)[N], 'body'>;
+export type QueryOf<N extends RouteName> = InputIn<(typeof ROUTE_SCHEMAS)[N], 'query'>;

@@ -1,6 +1,6 @@
 import { readFixtures } from '../contract/fixtures.js';
 import { type RateLimitConfig } from '../contract/formats.js';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { prepareDataDir } from './data-dir.js';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';

@@ -44,19 +44,13 @@ import {
 } from './world.js';
 import { CoverageQuery, CoverageReport } from './coverage.js';
 import type { ControlRouteName } from './routes.js';
+import type { InputIn, ResponseIn, RouteSchemas } from '../route-schemas.js';
 
 // The zod schemas of every control route in routes.ts, under the same names: what the control
 // router validates (body, query), the path parameters (the handlers check them: a snapshot name,
 // a phone), and the shape of `data` in the success envelope. The emulator's handlers are typed
 // by them (emulator/control/route.ts), the client infers its return types from them (type-only
 // imports: the CLI loads no zod for this), and GET /_emulator/openapi.yaml is generated from them.
-
-export interface ControlRouteSchemas {
-  body?: z.ZodType;
-  query?: z.ZodType;
-  params?: z.ZodType;
-  response: z.ZodType;
-}
 
 /** What POST /_emulator/payroll-runs/:id/approve answers: the run as executed, line by line. */
 const ApprovedPayrollRun = z.object({ run: PayrollRun, payments: z.array(PayrollLine) });
@@ -125,12 +119,8 @@ export const CONTROL_SCHEMAS = {
   approveWalletMandate: { params: IdParams, body: WalletApproval, response: Mandate },
   approvePayrollRun: { params: IdParams, body: PayrollApproval, response: ApprovedPayrollRun },
   otpInbox: { params: OtpPhoneParams, response: OtpInbox },
-} as const satisfies Record<ControlRouteName, ControlRouteSchemas>;
+} as const satisfies Record<ControlRouteName, RouteSchemas>;
 
-type ControlSchemasOf<N extends ControlRouteName> = (typeof CONTROL_SCHEMAS)[N];
-/** The `data` of a control route's success envelope. */
-export type ControlResponse<N extends ControlRouteName> = z.output<ControlSchemasOf<N>['response']>;
-/** A control route's body as a caller writes it (defaults not yet applied). */
-export type ControlBody<N extends ControlRouteName> = ControlSchemasOf<N> extends { body: infer B extends z.ZodType } ? z.input<B> : never;
-/** A control route's query as a caller writes it. */
-export type ControlQuery<N extends ControlRouteName> = ControlSchemasOf<N> extends { query: infer Q extends z.ZodType } ? z.input<Q> : never;
+export type ControlResponse<N extends ControlRouteName> = ResponseIn<(typeof CONTROL_SCHEMAS)[N]>;
+export type ControlBody<N extends ControlRouteName> = InputIn<(typeof CONTROL_SCHEMAS)[N], 'body'>;
+export type ControlQuery<N extends ControlRouteName> = InputIn<(typeof CONTROL_SCHEMAS)[N], 'query'>;

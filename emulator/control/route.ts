@@ -1,8 +1,11 @@
+import type { Request } from 'express';
 import type { z } from 'zod';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/store.js';
 import { CONTROL_ROUTES, type ControlRouteFacts, type ControlRouteName } from '../../contract/control/routes.js';
-import { CONTROL_SCHEMAS, type ControlRouteSchemas } from '../../contract/control/schemas.js';
+import { CONTROL_SCHEMAS } from '../../contract/control/schemas.js';
+import type { ParsedIn, RouteSchemas } from '../../contract/route-schemas.js';
+import { LOWER_METHOD } from '../gateway/route.js';
 
 // A control-API route: the contract's facts and schemas for one route name
 // (contract/control/routes.ts, schemas.ts) with the emulator's handler bound to it, as
@@ -18,13 +21,12 @@ interface ControlInput<B, Q, P> {
   params: P;
 }
 
-type AnyInput = ControlInput<unknown, unknown, Record<string, string>>;
+type AnyInput = ControlInput<unknown, unknown, Request['params']>;
 
 /** What the control router mounts: one route's facts, its schemas and its handler. */
-export interface ControlRoute extends Omit<ControlRouteFacts, 'method'>, ControlRouteSchemas {
+export interface ControlRoute extends Omit<ControlRouteFacts, 'method'>, RouteSchemas {
   name: ControlRouteName;
-  /** Express's method name. */
-  method: 'get' | 'post' | 'delete';
+  method: (typeof LOWER_METHOD)[ControlRouteFacts['method']];
   /** How a body the schema refuses is worded (default: describeZodError). */
   bodyProblem?: (error: z.ZodError) => string;
   handler?(services: Services, input: AnyInput, tx: Transaction): unknown;
@@ -32,11 +34,9 @@ export interface ControlRoute extends Omit<ControlRouteFacts, 'method'>, Control
 }
 
 type Schemas<N extends ControlRouteName> = (typeof CONTROL_SCHEMAS)[N];
-/** The parsed value of one part of the request, or undefined when the route declares no schema for it. */
-type Parsed<S, K extends string> = S extends { [P in K]: infer Z extends z.ZodType } ? z.output<Z> : undefined;
 /** Path parameters are strings; the route's params schema names them (its handler checks their form). */
 type Params<S> = S extends { params: infer Z extends z.ZodType } ? { [K in keyof z.output<Z>]: string } : Record<string, never>;
-type Input<N extends ControlRouteName> = ControlInput<Parsed<Schemas<N>, 'body'>, Parsed<Schemas<N>, 'query'>, Params<Schemas<N>>>;
+type Input<N extends ControlRouteName> = ControlInput<ParsedIn<Schemas<N>, 'body'>, ParsedIn<Schemas<N>, 'query'>, Params<Schemas<N>>>;
 /** What a handler must return: the input of the route's response schema, so a wrong shape does not compile. */
 type Answer<N extends ControlRouteName> = z.input<Schemas<N>['response']>;
 
@@ -50,13 +50,6 @@ type Implementation<N extends ControlRouteName> = ({ handler: ControlHandler<N>;
 /** Binds the emulator's handler to the contract's control route `name`. */
 export function defineControl<N extends ControlRouteName>(name: N, impl: Implementation<N>): ControlRoute {
   const facts: ControlRouteFacts = CONTROL_ROUTES[name];
-  const schemas: ControlRouteSchemas = CONTROL_SCHEMAS[name];
-  return {
-    ...facts,
-    ...schemas,
-    name,
-    method: facts.method.toLowerCase() as ControlRoute['method'],
-    // The router parsed body and query with these very schemas before calling.
-    ...(impl as Pick<ControlRoute, 'handler' | 'run' | 'bodyProblem'>),
-  };
+  // The router parses body and query with these very schemas before calling.
+  return { ...facts, ...CONTROL_SCHEMAS[name], name, method: LOWER_METHOD[facts.method], ...impl };
 }

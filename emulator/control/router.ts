@@ -40,7 +40,7 @@ export function controlRouter(services: Services): Router {
           if (!parsed.success) throw new ApiError('VALIDATION_ERROR', describeZodError(parsed.error, 'query'));
           query = parsed.data;
         }
-        const input = { body, params: req.params as Record<string, string>, query };
+        const input = { body, params: req.params, query };
         const data = route.run ? await route.run(services, input) : services.store.transaction((tx) => route.handler!(services, input, tx));
         sendJson(res, route.status ?? 200, successBody(data));
       } catch (err) {

@@ -126,5 +126,5 @@ ${
 
 export function mountEvents(router: Router, services: Services): void {
   router.get('/', (req: Request, res: Response) => sendDashboard(res, 200, eventsPage(services, req)));
-  router.get('/deliveries/:id', (req: Request, res: Response) => sendDashboard(res, 200, deliveryPage(services, req.params.id as string)));
+  router.get('/deliveries/:id', (req, res) => sendDashboard(res, 200, deliveryPage(services, req.params.id)));
 }

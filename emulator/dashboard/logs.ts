@@ -111,5 +111,5 @@ ${e.resources.length === 0 ? html`<p class="muted">Nothing was written.</p>` : h
 
 export function mountLogs(router: Router, services: Services): void {
   router.get('/logs', (req: Request, res: Response) => sendDashboard(res, 200, listPage(services, filtersOf(req))));
-  router.get('/logs/:id', (req: Request, res: Response) => sendDashboard(res, 200, entryPage(services, req.params.id as string)));
+  router.get('/logs/:id', (req, res) => sendDashboard(res, 200, entryPage(services, req.params.id)));
 }

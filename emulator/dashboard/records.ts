@@ -136,5 +136,5 @@ export function mountRecords(router: Router, services: Services): void {
     if (found) return res.redirect(303, detailHref(found.kind, found.record.id));
     sendDashboard(res, 200, recordsPage(services, req));
   });
-  router.get('/records/:kind/:id', (req: Request, res: Response) => sendDashboard(res, 200, detailPage(services, req.params.kind as string, req.params.id as string)));
+  router.get('/records/:kind/:id', (req, res) => sendDashboard(res, 200, detailPage(services, req.params.kind, req.params.id)));
 }

@@ -35,8 +35,8 @@ function notFoundPage(res: Response): void {
 export function mountCheckout(router: Router, services: Services): void {
   const findLink = (code: string) => (LINK_CODE.test(code) ? findLinkByCode(services, code) : undefined);
 
-  router.get('/:code', (req: Request, res: Response) => {
-    const link = findLink(req.params.code as string);
+  router.get('/:code', (req, res) => {
+    const link = findLink(req.params.code);
     if (!link) return notFoundPage(res);
     const merchant = merchantName(services, link.merchant_id);
     const status = linkStatus(link, services.clock.now());
@@ -48,8 +48,8 @@ export function mountCheckout(router: Router, services: Services): void {
     sendPage(res, 200, payPage(link, merchant, { method, token: issueFormToken(services, subjectOf(link)), values: {} }));
   });
 
-  router.post('/:code', (req: Request, res: Response) => {
-    const link = findLink(req.params.code as string);
+  router.post('/:code', (req, res) => {
+    const link = findLink(req.params.code);
     if (!link) return notFoundPage(res);
     const merchant = merchantName(services, link.merchant_id);
     const method = pickMethod(link, formField(req, 'method'));
@@ -91,9 +91,9 @@ export function mountCheckout(router: Router, services: Services): void {
     }
   });
 
-  router.get('/:code/payments/:paymentId', (req: Request, res: Response) => {
-    const link = findLink(req.params.code as string);
-    const payment = link ? services.store.get(PAYMENTS, req.params.paymentId as string) : undefined;
+  router.get('/:code/payments/:paymentId', (req, res) => {
+    const link = findLink(req.params.code);
+    const payment = link ? services.store.get(PAYMENTS, req.params.paymentId) : undefined;
     if (!link || !payment || payment.payment_link_id !== link.id) return notFoundPage(res);
     const checkout = services.store.get(CHECKOUT_PAYMENTS, payment.id);
     sendPage(res, 200, confirmationPage(link, merchantName(services, link.merchant_id), payment, checkout));

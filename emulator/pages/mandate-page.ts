@@ -53,22 +53,23 @@ function statePage(page: MandatePage, m: MandateRecord, merchant: string): Html 
 }
 
 export function mountMandatePage(router: Router, services: Services, page: MandatePage): void {
-  const find = (req: Request) => {
-    const m = findMandateForApproval(services, req.params.id as string);
+  const path = `/${page.segment}/:id` as const;
+  const find = (id: string) => {
+    const m = findMandateForApproval(services, id);
     return m && m.rail === page.rail ? m : undefined;
   };
   const notFound = (res: Response) => sendPage(res, 404, messagePage({ title: 'Mandate not found' }, 'Mandate not found', 'Check the address the merchant gave you.'));
 
-  router.get(`/${page.segment}/:id`, (req: Request, res: Response) => {
-    const m = find(req);
+  router.get(path, (req, res) => {
+    const m = find(req.params.id);
     if (!m) return notFound(res);
     const merchant = merchantName(services, m.merchant_id);
     if (!awaitsApproval(m)) return sendPage(res, 200, statePage(page, m, merchant));
     sendPage(res, 200, page.form(m, merchant, issueFormToken(services, `mandate:${m.id}`)));
   });
 
-  router.post(`/${page.segment}/:id`, (req: Request, res: Response) => {
-    const m = find(req);
+  router.post(path, (req, res) => {
+    const m = find(req.params.id);
     if (!m) return notFound(res);
     const merchant = merchantName(services, m.merchant_id);
     const echoed = formField(req, page.echoedField) ?? '';

@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Response, Router } from 'express';
 import type { Services } from '../services.js';
 import { approvePayrollRun, findRunForApproval, type PayrollRunRecord } from '../resources/payroll/domain.js';
 import { maskPhone } from '../resources/users/phone.js';
@@ -65,16 +65,16 @@ ${linesTable(r, true)}`,
 export function mountPayrollApproval(router: Router, services: Services): void {
   const notFound = (res: Response) => sendPage(res, 404, messagePage({ title: 'Payroll run not found' }, 'Payroll run not found', 'Check the approval address.'));
 
-  router.get('/payroll-approval/:id', (req: Request, res: Response) => {
-    const r = findRunForApproval(services, req.params.id as string);
+  router.get('/payroll-approval/:id', (req, res) => {
+    const r = findRunForApproval(services, req.params.id);
     if (!r) return notFound(res);
     const merchant = merchantName(services, r.merchant_id);
     if (r.status !== 'pending_approval') return sendPage(res, 200, resultPage(r, merchant));
     sendPage(res, 200, approvePage(r, merchant, issueFormToken(services, `payroll:${r.id}`)));
   });
 
-  router.post('/payroll-approval/:id', (req: Request, res: Response) => {
-    const r = findRunForApproval(services, req.params.id as string);
+  router.post('/payroll-approval/:id', (req, res) => {
+    const r = findRunForApproval(services, req.params.id);
     if (!r) return notFound(res);
     const merchant = merchantName(services, r.merchant_id);
     handleApproval(services, req, res, {
