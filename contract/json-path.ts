@@ -2,6 +2,9 @@
 // collections.wallets[3].balance. Fixtures and world snapshots name their problems this way, so
 // a refusal points at the line of the file to change.
 
+/** Whether a value is an object whose fields can be read by name (an array too: its indexes are names). */
+export const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
+
 export function jsonPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) {

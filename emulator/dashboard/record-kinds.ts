@@ -12,6 +12,7 @@ import { GIFT_CARD_TRANSACTIONS, GIFT_CARD_WALLETS, type GiftCardWalletRecord } 
 import { FLEET_CARD_TRANSACTIONS, FLEET_CARDS, type FleetCardRecord } from '../resources/fleet-cards/domain.js';
 import type { Section } from './layout.js';
 import { redactValue } from '../request-log/redact.js';
+import { isRecord } from '../../contract/json-path.js';
 
 // What the records pages show of each kind. A record the merchant API returns is shown as the
 // API returns it — the same toPublic… function its GET route calls, so a link's status is the
@@ -39,60 +40,70 @@ export interface RecordKind {
   section: Section;
   /** Where the merchant API returns the view ("data of GET …"), or null when it never shows this record. */
   apiAnswer: string | null;
-  /** Whether a record of the collection is of this kind (payments and charges share one collection). */
-  has(record: StoredRecord): boolean;
   /** Every record of the kind (unsorted). */
-  all(services: Services): StoredRecord[];
-  get(services: Services, id: string): StoredRecord | undefined;
+  all(services: Services): KindRecord[];
+  get(services: Services, id: string): KindRecord | undefined;
+}
+
+/** One record of a kind, with what the pages read of it (each built when asked). */
+export interface KindRecord {
+  record: StoredRecord;
   /** The creation time used to sort, newest first (cheap: no view is built for it). */
-  created(services: Services, record: StoredRecord): string | null;
+  created(): string | null;
   /** The record as the API returns it, or as stored minus secrets. */
-  view(services: Services, record: StoredRecord): Record<string, unknown>;
-  summary(services: Services, record: StoredRecord): Summary;
+  view(): Record<string, unknown>;
+  summary(): Summary;
   /** The merchant the record belongs to (the parent, for a sub-merchant): the dashboard shows every merchant's records. */
-  owner(record: StoredRecord): string | null;
+  owner: string | null;
 }
 
 /** Never shown in a stored record, whatever it holds. */
 const HIDDEN = /secret|pin|token|hash|password|cvc/i;
 
-interface Spec<R extends StoredRecord, V extends object> {
+interface Spec<R extends StoredRecord, V extends Record<string, unknown>> {
   id: string;
   label: string;
   section: Section;
   apiAnswer: string | null;
   collection: Collection<R>;
+  /** Whether a record of the collection is of this kind (payments and charges share one collection). */
   has?: (r: R) => boolean;
   created: (services: Services, r: R) => string | null;
   view: (services: Services, r: R) => V;
   summary: (view: V, r: R) => Omit<Summary, 'created'>;
 }
 
-/** Binds a spec typed by its record and view to the untyped shape the pages iterate over. */
-function kind<R extends StoredRecord, V extends object>(spec: Spec<R, V>): RecordKind {
-  const has = (r: StoredRecord) => spec.has?.(r as R) ?? true;
+/** Binds a spec typed by its record and view to the shape the pages iterate over, each record with its own spec. */
+function kind<R extends StoredRecord, V extends Record<string, unknown>>(spec: Spec<R, V>): RecordKind {
+  const has = (r: R) => spec.has?.(r) ?? true;
+  const of = (services: Services, r: R): KindRecord => ({
+    record: r,
+    created: () => spec.created(services, r),
+    // What the API returns, with every secret taken out by the request log's rules (a card in metadata, a PIN under any name).
+    view: () => {
+      const { value } = redactValue(spec.view(services, r), services.secrets);
+      return isRecord(value) ? value : {};
+    },
+    summary: () => ({ ...spec.summary(spec.view(services, r), r), created: spec.created(services, r) }),
+    owner: typeof r.parent_id === 'string' ? r.parent_id : typeof r.merchant_id === 'string' ? r.merchant_id : null,
+  });
   return {
     id: spec.id,
     label: spec.label,
     section: spec.section,
     apiAnswer: spec.apiAnswer,
-    has,
-    all: (services) => [...services.store.all(spec.collection)].filter(has),
+    all: (services) => [...services.store.all(spec.collection)].filter(has).map((r) => of(services, r)),
     get: (services, id) => {
       const r = services.store.get(spec.collection, id);
-      return r && has(r) ? r : undefined;
+      return r && has(r) ? of(services, r) : undefined;
     },
-    created: (services, r) => spec.created(services, r as R),
-    // What the API returns, with every secret taken out by the request log's rules (a card in metadata, a PIN under any name).
-    view: (services, r) => redactValue(spec.view(services, r as R), services.secrets).value as Record<string, unknown>,
-    summary: (services, r) => ({ ...spec.summary(spec.view(services, r as R), r as R), created: spec.created(services, r as R) }),
-    owner: (r) => (typeof r.parent_id === 'string' ? r.parent_id : typeof r.merchant_id === 'string' ? r.merchant_id : null),
   };
 }
 
 /** A stored record without its secret-shaped fields (the merchant's id stays: the dashboard is every merchant's). */
 function withoutSecrets(record: StoredRecord): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(record, (k, v: unknown) => (HIDDEN.test(k) ? undefined : v))) as Record<string, unknown>;
+  // A copy through JSON: the replacer leaves out a secret-shaped key at any depth.
+  return JSON.parse(JSON.stringify(record, (k, v: unknown) => (HIDDEN.test(k) ? undefined : v)));
 }
 
 const createdAt = (_s: Services, r: { created_at: string }) => r.created_at;
@@ -204,10 +215,10 @@ export const KINDS: RecordKind[] = [
 ];
 
 /** The kind and record with this exact id, searching every kind (ids are unique across collections by their prefixes). */
-export function findRecord(services: Services, id: string): { kind: RecordKind; record: StoredRecord } | undefined {
+export function findRecord(services: Services, id: string): { kind: RecordKind; found: KindRecord } | undefined {
   for (const kind of KINDS) {
-    const record = kind.get(services, id);
-    if (record) return { kind, record };
+    const found = kind.get(services, id);
+    if (found) return { kind, found };
   }
   return undefined;
 }

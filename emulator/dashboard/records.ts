@@ -1,11 +1,11 @@
 import type { Request, Response, Router } from 'express';
 import type { Services } from '../services.js';
-import type { StoredRecord } from '../store/store.js';
 import { html, type Html } from '../pages/html.js';
 import { notFound } from '../errors.js';
 import { dashboardPage, sendDashboard } from './layout.js';
 import { chip, envBadge, money, pageParam, pager, paginate, param, when } from './format.js';
-import { findRecord, KINDS, type RecordKind } from './record-kinds.js';
+import { findRecord, KINDS, type KindRecord, type RecordKind } from './record-kinds.js';
+import { isRecord } from '../../contract/json-path.js';
 
 // Money and records: one read-only table per kind (newest first, paged, filterable by
 // environment and by id) and one detail view per record. Both show what the merchant API
@@ -16,7 +16,7 @@ import { findRecord, KINDS, type RecordKind } from './record-kinds.js';
 const MONEY = /^(amount|balance|total|fee)|_(cents|cap|limit|amount|total|balance|collected)$/;
 
 interface Listed {
-  record: StoredRecord;
+  item: KindRecord;
   created: string | null;
 }
 
@@ -27,13 +27,13 @@ const byCreatedDesc = (a: Listed, b: Listed) => (a.created === b.created ? 0 : a
 const searchOf = (query: Record<string, unknown>) => param(typeof query.q === 'string' ? query.q.trim() : undefined);
 
 /** ?q= matches an id when it is part of it, whatever the case. */
-const idMatches = (q: string | undefined) => (r: StoredRecord) => q === undefined || r.id.toLowerCase().includes(q.toLowerCase());
+const idMatches = (q: string | undefined) => ({ record }: KindRecord) => q === undefined || record.id.toLowerCase().includes(q.toLowerCase());
 
 function rowsOf(services: Services, kind: RecordKind, environment: string | undefined, q: string | undefined): Listed[] {
   return kind
     .all(services)
-    .filter((r) => (environment === undefined || r.environment === environment) && idMatches(q)(r))
-    .map((record) => ({ record, created: kind.created(services, record) }))
+    .filter((item) => (environment === undefined || item.record.environment === environment) && idMatches(q)(item))
+    .map((item) => ({ item, created: item.created() }))
     .sort(byCreatedDesc);
 }
 
@@ -47,11 +47,11 @@ export function recordTable(services: Services, kind: RecordKind, query: Record<
   const { rows: shown, page, pages } = paginate(rows, pageParam(query.page));
   return html`<div class="scroll"><table class="stack" aria-label="${kind.label}">
 <thead><tr><th scope="col">ID</th><th scope="col">Status</th><th scope="col" class="num">Amount</th><th scope="col">Env</th><th scope="col">Merchant</th><th scope="col">Created</th></tr></thead>
-<tbody>${shown.map(({ record }) => {
-    const s = kind.summary(services, record);
+<tbody>${shown.map(({ item: { record, summary, owner } }) => {
+    const s = summary();
     return html`<tr><td><a href="${detailHref(kind, record.id)}">${record.id}</a>${s.name ? html` <span class="muted">${s.name}</span>` : ''}</td><td>${s.status ? chip(s.status) : ''}</td><td class="num">${
       s.amount === null ? (s.noAmount ?? html`<span class="muted">—</span>`) : money(s.amount, s.currency)
-    }</td><td>${typeof record.environment === 'string' ? envBadge(record.environment) : ''}</td><td><code>${kind.owner(record) ?? ''}</code></td><td>${when(s.created)}</td></tr>`;
+    }</td><td>${typeof record.environment === 'string' ? envBadge(record.environment) : ''}</td><td><code>${owner ?? ''}</code></td><td>${when(s.created)}</td></tr>`;
   })}</tbody></table></div>
 ${rows.length === 0 ? html`<p class="muted">${q === undefined ? 'None yet.' : html`No ${kind.label.toLowerCase()} with an id containing “${q}”.`}</p>` : ''}
 ${pager(path, { kind: kind.id, environment, q }, page, pages)}`;
@@ -89,8 +89,8 @@ function value(key: string, v: unknown, currency: string | null, depth = 0): Htm
   if (typeof v === 'string' && /(_at|_on)$/.test(key) && /^\d{4}-\d\d-\d\dT/.test(v)) return when(v);
   if (key === 'status' && typeof v === 'string') return chip(v);
   if (key === 'environment' && typeof v === 'string') return envBadge(v);
-  if (Array.isArray(v) && v.length > 0 && v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x))) return subTable(v as Record<string, unknown>[], currency);
-  if (typeof v === 'object' && !Array.isArray(v) && depth === 0) return fields(v as Record<string, unknown>, currency, depth + 1);
+  if (Array.isArray(v) && v.length > 0 && v.every((x): x is Record<string, unknown> => isRecord(x) && !Array.isArray(x))) return subTable(v, currency);
+  if (isRecord(v) && !Array.isArray(v) && depth === 0) return fields(v, currency, depth + 1);
   if (typeof v === 'object') return html`<pre>${JSON.stringify(v, null, 2)}</pre>`;
   return String(v);
 }
@@ -110,11 +110,11 @@ function subTable(items: Record<string, unknown>[], currency: string | null): Ht
 
 function detailPage(services: Services, kindId: string, id: string): Html {
   const kind = KINDS.find((k) => k.id === kindId);
-  const record = kind?.get(services, id);
-  if (!kind || !record) throw notFound('record');
-  const view = kind.view(services, record);
-  const { currency } = kind.summary(services, record);
-  const owner = kind.owner(record);
+  const found = kind?.get(services, id);
+  if (!kind || !found) throw notFound('record');
+  const { record, owner } = found;
+  const view = found.view();
+  const { currency } = found.summary();
   return dashboardPage(
     `${kind.label.replace(/s$/, '')} ${id}`,
     kind.section,
@@ -133,7 +133,7 @@ export function mountRecords(router: Router, services: Services): void {
     // A search naming one record exactly opens it, whichever kind it is.
     const q = searchOf(req.query);
     const found = q === undefined ? undefined : findRecord(services, q);
-    if (found) return res.redirect(303, detailHref(found.kind, found.record.id));
+    if (found) return res.redirect(303, detailHref(found.kind, found.found.record.id));
     sendDashboard(res, 200, recordsPage(services, req));
   });
   router.get('/records/:kind/:id', (req, res) => sendDashboard(res, 200, detailPage(services, req.params.kind, req.params.id)));

@@ -4,6 +4,7 @@ import type { Services } from '../services.js';
 import type { Transaction } from '../store/store.js';
 import { ApiError } from '../errors.js';
 import { BODY_KEY_RULE, bodyKeyProblem, HEADER_KEY_RULE, headerKeyProblem, keyHeld, type IdempotencyHeader } from '../../contract/idempotency.js';
+import { isRecord } from '../../contract/json-path.js';
 
 // The spec's eight idempotency rules, once, for every route that takes a key.
 //
@@ -44,7 +45,7 @@ export function checkKey(header: IdempotencyHeader, value: string | undefined, r
 
 /** A body-field key (`policy.bodyField`, `policy.routeKeyField`): any Unicode string of 1 to 255 characters. */
 export function checkBodyKey(field: string, body: unknown): string {
-  const value = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+  const value = isRecord(body) ? body[field] : undefined;
   if (value === undefined) throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', `This route requires the body field ${field}.`);
   if (typeof value !== 'string') throw new ApiError('IDEMPOTENCY_KEY_INVALID', `${field} is ${value === null ? 'null' : `a ${Array.isArray(value) ? 'array' : typeof value}`}; it must be ${BODY_KEY_RULE}.`);
   const problem = bodyKeyProblem(value);
@@ -58,10 +59,10 @@ export function fingerprint(method: string, path: string, environment: string, b
 
 /** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same body. */
 function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (!isRecord(value)) return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
 }
 
 export class IdempotencyLedger {

@@ -11,19 +11,18 @@ import type { ServerResponse } from 'node:http';
 /** Whether `value` holds a byte beyond ASCII (a character U+0080–U+00FF standing for one). */
 export const hasHighBytes = (value: string): boolean => /[\x80-\xff]/.test(value);
 
-type Callback = (err?: Error | null) => void;
-
-const toBytes = (chunk: unknown, encoding: unknown): unknown =>
-  typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk;
+/** `write` or `end` (same type, same `this`), taking a string chunk as the bytes of its encoding (the argument after it, if one). */
+const sendingBytes = <F extends (...args: never[]) => unknown>(send: F): F =>
+  new Proxy(send, {
+    apply(target, self, args: unknown[]) {
+      const [chunk, encoding] = args;
+      if (typeof chunk === 'string') args[0] = Buffer.from(chunk, typeof encoding === 'string' && Buffer.isEncoding(encoding) ? encoding : 'utf8');
+      return Reflect.apply(target, self, args);
+    },
+  });
 
 /** Makes `res` send every string chunk as the bytes of its encoding, so its headers keep theirs. */
 export function keepHeaderBytes(res: ServerResponse): void {
-  const write = res.write.bind(res) as (chunk: unknown, callback?: Callback) => boolean;
-  const end = res.end.bind(res) as (chunk?: unknown, callback?: Callback) => ServerResponse;
-  res.write = ((chunk: unknown, encoding?: unknown, callback?: Callback) =>
-    write(toBytes(chunk, encoding), typeof encoding === 'function' ? (encoding as Callback) : callback)) as ServerResponse['write'];
-  res.end = ((chunk?: unknown, encoding?: unknown, callback?: Callback) => {
-    if (typeof chunk === 'function') return end(undefined, chunk as Callback);
-    return end(toBytes(chunk, encoding), typeof encoding === 'function' ? (encoding as Callback) : callback);
-  }) as ServerResponse['end'];
+  res.write = sendingBytes(res.write);
+  res.end = sendingBytes(res.end);
 }

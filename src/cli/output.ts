@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { CliIO, OutStream } from './io.js';
+import { isRecord } from '../../contract/json-path.js';
 
 // One output helper for every command. Data goes to stdout, status to stderr.
 //   --json  → the API's `data`, exactly, as one JSON document; nothing else on stdout.
@@ -160,15 +161,14 @@ export function genericLines(out: Output, data: unknown): string[] {
   const lines: string[] = [];
   const scalars: [string, unknown][] = [];
   for (const [k, v] of Object.entries(data)) {
-    if (Array.isArray(v) && v.every((row) => row !== null && typeof row === 'object')) {
+    if (Array.isArray(v) && v.every(isRecord)) {
       lines.push('', out.c.bold(`  ${k}`), ...objectTable(out, v));
     } else scalars.push([k.replace(/_/g, ' '), v]);
   }
   return [...out.kv(scalars), ...lines];
 }
 
-function objectTable(out: Output, rows: unknown[]): string[] {
-  const objects = rows as Record<string, unknown>[];
+function objectTable(out: Output, objects: Record<string, unknown>[]): string[] {
   const columns = [...new Set(objects.flatMap((o) => Object.keys(o).filter((k) => o[k] === null || typeof o[k] !== 'object')))];
   return out.table(
     columns.map((c) => c.toUpperCase()),

@@ -1,5 +1,6 @@
 import { SilentExit, UsageError, EXIT } from './errors.js';
 import { messageOf } from '../../contract/errors.js';
+import { isRecord } from '../../contract/json-path.js';
 
 // Small value parsers shared by commands; a bad value is a usage error naming its flag.
 
@@ -16,8 +17,8 @@ export function parseJsonObject(flag: string, text: string): Record<string, unkn
   } catch (err) {
     throw new UsageError(`${flag}: not valid JSON (${messageOf(err)}).`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${flag}: must be a JSON object.`);
-  return value as Record<string, unknown>;
+  if (!isRecord(value) || Array.isArray(value)) throw new UsageError(`${flag}: must be a JSON object.`);
+  return value;
 }
 
 /** A failed payment is data (exit 0) unless the caller asked --fail-on-failed. */

@@ -1,5 +1,6 @@
 import { ENUM_FIELDS, TOO_DEEP } from './normalize.js';
 import type { IgnoreEntry, RecordedScenario, RecordedStep } from './snapshot.js';
+import { isRecord } from '../../contract/json-path.js';
 
 // The comparator: a recording (expected) against a fresh run (actual), step by step. What
 // must agree: the status, the error code, the envelope and every field's presence and JSON
@@ -57,12 +58,14 @@ const ABSENT = 'absent';
 /** A value as a difference line shows it: short, JSON. */
 function shown(v: Json): string {
   if (v === undefined) return ABSENT;
-  const t = typeOf(v);
-  if (t === 'object') return `object {${Object.keys(v as object).slice(0, 6).join(', ')}${Object.keys(v as object).length > 6 ? ', …' : ''}}`;
-  if (t === 'array') return `array (${(v as unknown[]).length})`;
-  if (t === 'null') return 'null';
+  if (Array.isArray(v)) return `array (${v.length})`;
+  if (isRecord(v)) {
+    const keys = Object.keys(v);
+    return `object {${keys.slice(0, 6).join(', ')}${keys.length > 6 ? ', …' : ''}}`;
+  }
+  if (v === null) return 'null';
   const text = JSON.stringify(v);
-  return `${t} ${text.length > 80 ? `${text.slice(0, 77)}…"` : text}`;
+  return `${typeOf(v)} ${text.length > 80 ? `${text.slice(0, 77)}…"` : text}`;
 }
 
 const isPlaceholder = (s: string) => /^<[^<>]+>$/.test(s) || s.startsWith('<checkout_url>/') || s.startsWith('<base_url>/');
@@ -79,42 +82,28 @@ function compareValue(w: Walk, exp: Json, act: Json, path: string, key: string, 
     if (exp !== undefined || act !== undefined) w.push(path, exp, act);
     return;
   }
-  switch (typeOf(exp)) {
-    case 'object': {
-      const e = exp as Record<string, Json>;
-      const a = act as Record<string, Json>;
-      for (const k of new Set([...Object.keys(e), ...Object.keys(a)])) compareValue(w, e[k], a[k], `${path}.${k}`, k, shapeOnly, false);
+  // Both sides have the same JSON type from here.
+  if (Array.isArray(exp) && Array.isArray(act)) {
+    if (w.lists.includes(path)) {
+      // A list: its rows come from the host's history; the first row's shape is what must agree.
+      if (exp.length > 0 && act.length > 0) compareValue(w, exp[0], act[0], `${path}[0]`, key, true, ENUM_FIELDS.has(key));
       return;
     }
-    case 'array': {
-      const e = exp as Json[];
-      const a = act as Json[];
-      if (w.lists.includes(path)) {
-        // A list: its rows come from the host's history; the first row's shape is what must agree.
-        if (e.length > 0 && a.length > 0) compareValue(w, e[0], a[0], `${path}[0]`, key, true, ENUM_FIELDS.has(key));
-        return;
-      }
-      if (e.length !== a.length && !shapeOnly) w.push(`${path}.length`, e.length, a.length);
-      for (let i = 0; i < Math.min(e.length, a.length); i++) compareValue(w, e[i], a[i], `${path}[${i}]`, key, shapeOnly, ENUM_FIELDS.has(key));
-      return;
-    }
-    case 'string': {
-      if (shapeOnly || exp === act) return;
-      const valued = enumItems || ENUM_FIELDS.has(key) || key.endsWith('_url') || isPlaceholder(exp as string) || isPlaceholder(act as string);
-      if (valued) w.push(path, exp, act);
-      return;
-    }
-    case 'boolean':
-      if (!shapeOnly && exp !== act) w.push(path, exp, act);
-      return;
-    default: // integer, number, null: the type agreed
-  }
+    if (exp.length !== act.length && !shapeOnly) w.push(`${path}.length`, exp.length, act.length);
+    for (let i = 0; i < Math.min(exp.length, act.length); i++) compareValue(w, exp[i], act[i], `${path}[${i}]`, key, shapeOnly, ENUM_FIELDS.has(key));
+  } else if (isRecord(exp) && isRecord(act)) {
+    for (const k of new Set([...Object.keys(exp), ...Object.keys(act)])) compareValue(w, exp[k], act[k], `${path}.${k}`, k, shapeOnly, false);
+  } else if (typeof exp === 'string' && typeof act === 'string') {
+    if (shapeOnly || exp === act) return;
+    if (enumItems || ENUM_FIELDS.has(key) || key.endsWith('_url') || isPlaceholder(exp) || isPlaceholder(act)) w.push(path, exp, act);
+  } else if (typeof exp === 'boolean' && !shapeOnly && exp !== act) w.push(path, exp, act);
+  // integer, number, null: the type agreed
 }
 
 const routeOf = (s: RecordedStep) => s.route ?? `${s.request.method} ${s.request.path}`;
 
 function errorCode(body: Json): string | undefined {
-  const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
+  const code = isRecord(body) && isRecord(body.error) ? body.error.code : undefined;
   return typeof code === 'string' ? code : undefined;
 }
 

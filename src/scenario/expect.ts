@@ -1,4 +1,5 @@
 import type { Matcher } from './format.js';
+import { isRecord } from '../../contract/json-path.js';
 
 // Expectations: a subset of a value. An object matches when each field it names matches, an
 // array when its listed items match the actual's first items in order, a matcher object
@@ -55,9 +56,9 @@ export function firstDifference(expected: unknown, actual: unknown, where = '$',
     return undefined;
   }
   if (expected !== null && typeof expected === 'object') {
-    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return differ('an object');
+    if (!isRecord(actual) || Array.isArray(actual)) return differ('an object');
     for (const [k, v] of Object.entries(expected)) {
-      const d = firstDifference(v, (actual as Record<string, unknown>)[k], `${where}.${k}`, k);
+      const d = firstDifference(v, actual[k], `${where}.${k}`, k);
       if (d) return d;
     }
     return undefined;

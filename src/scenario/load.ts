@@ -2,6 +2,7 @@ import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } fr
 import type { z } from 'zod';
 import { ScenarioFile, type Scenario } from './format.js';
 import { refsIn, valuesAt, type EnvValue } from './refs.js';
+import { isRecord } from '../../contract/json-path.js';
 
 // A scenario file read and checked before anything is sent: YAML or JSON (JSON is YAML, so one
 // reader gives both their positions), the zod schema (format.ts), then what a schema cannot
@@ -126,8 +127,8 @@ function setIn(step: { body?: unknown }, set: SetValue): boolean {
   const last = parts.pop()!;
   const [parent] = valuesAt(step.body, parts.join('.'));
   const key = /^\[(\d+)\]$/.exec(last)?.[1] ?? last;
-  if (parent === null || typeof parent !== 'object' || !(key in parent)) return false;
-  (parent as Record<string, unknown>)[key] = set.value;
+  if (!isRecord(parent) || !(key in parent)) return false;
+  parent[key] = set.value;
   return true;
 }
 

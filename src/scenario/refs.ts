@@ -1,3 +1,5 @@
+import { isRecord } from '../../contract/json-path.js';
+
 // References in scenario values, in the Stripe CLI fixtures' syntax:
 //   ${link:data.id}        a path into the body of the step named `link` (its answer, its event, its OTP)
 //   ${link@x-trace-id}     a header of that step's answer
@@ -50,8 +52,8 @@ export function valuesAt(root: unknown, path: string): unknown[] {
           const item = value[i < 0 ? value.length + i : i];
           if (item !== undefined) next.push(item);
         }
-      } else if (value !== null && typeof value === 'object' && part in value) {
-        next.push((value as Record<string, unknown>)[part]);
+      } else if (isRecord(value) && part in value) {
+        next.push(value[part]);
       }
     }
     current = next;

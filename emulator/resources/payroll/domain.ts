@@ -37,11 +37,11 @@ export interface PayrollRunRecord extends StoredRecord {
   completed_at: string | null;
 }
 
-interface PayrollRunView {
+type PayrollRunView = {
   run: PayrollRunPublic;
   payments: PayrollLinePublic[];
   approval_url: string;
-}
+};
 
 const isoNow = (services: Pick<Services, 'clock'>) => isoMicros(services.clock.now());
 const sum = (lines: LineRecord[]) => lines.reduce((total, l) => total + l.amount_cents, 0);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { codeOf, messageOf } from '../../../../contract/errors.js';
+import { isRecord } from '../../../../contract/json-path.js';
 
 // Payroll lines from a file. CSV: a header row naming the columns (external_ref, payee_phone,
 // amount_cents, optional label), RFC 4180 quoting. JSON: the whole request body or the array
@@ -30,7 +31,7 @@ function fromJson(path: string, text: string): Record<string, unknown> {
     throw new UsageError(`--file: ${path} is not valid JSON (${messageOf(err)}).`);
   }
   if (Array.isArray(value)) return { payments: value };
-  if (value && typeof value === 'object') return { ...(value as Record<string, unknown>) };
+  if (isRecord(value)) return { ...value };
   throw new UsageError(`--file: ${path} must hold a JSON object or an array of lines.`);
 }
 
