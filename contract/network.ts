@@ -74,12 +74,8 @@ export function hostIsAllowed(name: string, allowed: readonly string[]): boolean
 
 /** --public-url: an http(s) URL with no credentials, query or fragment; returned without a trailing slash. */
 export function parsePublicUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new Error(`"${raw}" is not an absolute URL (e.g. http://svc:4242 or https://svc.dev.example.com)`);
-  }
+  if (!URL.canParse(raw.trim())) throw new Error(`"${raw}" is not an absolute URL (e.g. http://svc:4242 or https://svc.dev.example.com)`);
+  const url = new URL(raw.trim());
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${raw}" must be http:// or https://`);
   if (url.username || url.password) throw new Error(`"${raw}" must not carry credentials`);
   if (url.search || url.hash || raw.includes('?') || raw.includes('#')) throw new Error(`"${raw}" must not carry a query or fragment`);

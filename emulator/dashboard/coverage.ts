@@ -6,6 +6,7 @@ import { html, raw, type Html } from '../pages/html.js';
 import { STYLESHEET } from '../pages/style.js';
 import { DASHBOARD_STYLESHEET } from './style.js';
 import { dashboardPage } from './layout.js';
+import { htmlDocument } from '../pages/layout.js';
 import { when } from './format.js';
 
 // Integration coverage as a page: the dashboard's Coverage section, and the self-contained
@@ -45,24 +46,16 @@ ${items.map((i) => html`<tr><td><code>${i.name}</code></td><td>${state(i)}</td><
 
 /** coverage.html: the report as one file that needs nothing else (no network, no script). */
 export function coverageHtml(r: Report): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+  return htmlDocument(
+    html`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>Integration coverage · svc emulator</title>
-<style>${raw(STYLESHEET)}${raw(DASHBOARD_STYLESHEET)}</style>
-</head>
-<body>
-<main class="dash">
+<style>${raw(STYLESHEET)}${raw(DASHBOARD_STYLESHEET)}</style>`,
+    html`<main class="dash">
 <h1>Integration coverage</h1>
 ${body(r)}
 </main>
-<footer>svc emulator exec --coverage · what the requests and deliveries of this run exercised of the contract</footer>
-</body>
-</html>
-`.text;
+<footer>svc emulator exec --coverage · what the requests and deliveries of this run exercised of the contract</footer>`,
+  ).text;
 }
 
 /** The dashboard's Coverage page (router.ts serves it). */

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { html, raw, type Html } from '../pages/html.js';
-import { PAGE_CSP, sendPage } from '../pages/layout.js';
+import { htmlDocument, PAGE_CSP, sendPage } from '../pages/layout.js';
 import { STYLESHEET } from '../pages/style.js';
 import { DASHBOARD_STYLESHEET } from './style.js';
 import { isLoopbackPeer } from '../http/local-guard.js';
@@ -27,18 +27,11 @@ const SECTIONS: Array<[Section, string, string]> = [
 const DASHBOARD_CSP = PAGE_CSP.replace("default-src 'none';", "default-src 'none'; script-src 'self'; connect-src 'self';");
 
 export function dashboardPage(title: string, section: Section, body: Html): Html {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title} · svc emulator dashboard</title>
+  return htmlDocument(
+    html`<title>${title} · svc emulator dashboard</title>
 <style>${raw(STYLESHEET)}${raw(DASHBOARD_STYLESHEET)}</style>
-<script src="/dashboard/app.js" defer></script>
-</head>
-<body>
-<header class="dash">
+<script src="/dashboard/app.js" defer></script>`,
+    html`<header class="dash">
 <strong>svc emulator</strong>
 <nav class="sections" aria-label="Dashboard">${SECTIONS.map(([id, label, href]) => html`<a href="${href}"${id === section ? raw(' aria-current="page"') : ''}>${label}</a>`)}<a href="/openapi.yaml">OpenAPI</a></nav>
 <span class="live-status" id="live-status" role="status">Static (updates need JavaScript)</span>
@@ -49,10 +42,8 @@ export function dashboardPage(title: string, section: Section, body: Html): Html
 <div id="flash" aria-live="polite"></div>
 ${body}
 </main>
-<footer>svc emulator · local dashboard${raw(ACCESS_MARK)} · <span class="badge">TEST</span> and <span class="badge live">LIVE</span> mark each record's environment</footer>
-</body>
-</html>
-`;
+<footer>svc emulator · local dashboard${raw(ACCESS_MARK)} · <span class="badge">TEST</span> and <span class="badge live">LIVE</span> mark each record's environment</footer>`,
+  );
 }
 
 /** Where the footer says how this page was reached: known only when it is sent (sendDashboard). */

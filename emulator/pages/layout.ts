@@ -13,20 +13,28 @@ export interface PageOptions {
   refresh?: { seconds: number; url: string };
 }
 
-export function layout(options: PageOptions, body: Html): Html {
-  const env = options.environment;
-  return html`<!doctype html>
+/** A whole HTML document: what every head holds, then `head` (title, styles, the rest), around `body`. */
+export const htmlDocument = (head: Html, body: Html): Html => html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-${options.refresh ? html`<meta http-equiv="refresh" content="${options.refresh.seconds};url=${options.refresh.url}">` : ''}
-<title>${options.title}</title>
-<style>${raw(STYLESHEET)}</style>
+${head}
 </head>
 <body>
-<main>
+${body}
+</body>
+</html>
+`;
+
+export function layout(options: PageOptions, body: Html): Html {
+  const env = options.environment;
+  return htmlDocument(
+    html`${options.refresh ? html`<meta http-equiv="refresh" content="${options.refresh.seconds};url=${options.refresh.url}">` : ''}
+<title>${options.title}</title>
+<style>${raw(STYLESHEET)}</style>`,
+    html`<main>
 ${
   options.merchantName || env
     ? html`<header class="brand"><span>${options.merchantName ?? ''}</span>${env ? html`<span class="badge ${env}">${env === 'test' ? 'Test mode' : 'Live'}</span>` : ''}</header>`
@@ -34,10 +42,8 @@ ${
 }
 ${body}
 </main>
-<footer>svc emulator · hosted checkout</footer>
-</body>
-</html>
-`;
+<footer>svc emulator · hosted checkout</footer>`,
+  );
 }
 
 /**

@@ -4,6 +4,8 @@ import { collection } from '../store/collection.js';
 import { MAX_ATTEMPTS } from './schedule.js';
 import { isoMicros } from '../ids.js';
 import { attemptHeaders } from '../../contract/delivery-headers.js';
+import type { z } from 'zod';
+import type { Delivery, DeliveryRow } from '../../contract/control/webhooks.js';
 
 // The webhook delivery record, owned here: the outbox (resources/events/outbox.ts) writes one per
 // subscribed endpoint with no attempt yet, the delivery engine appends attempts and moves its
@@ -77,21 +79,7 @@ const iso = (ms: number | null) => (ms === null ? null : isoMicros(ms));
 export type PublicAttempt = ReturnType<typeof toPublicAttempt>;
 
 /** The fields of a delivery the control API shows, in a list and alone. */
-export interface PublicDelivery {
-  id: string;
-  event_id: string;
-  endpoint_id: string;
-  merchant_id: string;
-  environment: Environment;
-  event_type: string;
-  status: DeliveryStatus;
-  attempt_count: number;
-  attempts_left: number;
-  next_attempt_at: string | null;
-  last_attempt: PublicAttempt | null;
-  created_at: string;
-  updated_at: string;
-}
+type PublicDelivery = z.input<typeof DeliveryRow>;
 
 /** An attempt as the control API shows it; with its delivery, the request headers it sent (the signature, never the secret). */
 export const toPublicAttempt = (a: StoredAttempt, d?: DeliveryRecord) => ({
@@ -105,7 +93,7 @@ export const toPublicAttempt = (a: StoredAttempt, d?: DeliveryRecord) => ({
 });
 
 /** One delivery as the control API shows it (`attempts` only when asked: the list leaves them out). */
-export function toPublicDelivery(d: DeliveryRecord, withAttempts: true): PublicDelivery & { attempts: PublicAttempt[] };
+export function toPublicDelivery(d: DeliveryRecord, withAttempts: true): z.input<typeof Delivery>;
 export function toPublicDelivery(d: DeliveryRecord, withAttempts: false): PublicDelivery;
 export function toPublicDelivery(d: DeliveryRecord, withAttempts: boolean): PublicDelivery & { attempts?: PublicAttempt[] } {
   const last = d.attempts[d.attempts.length - 1];

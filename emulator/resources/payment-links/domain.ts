@@ -50,12 +50,8 @@ export function toPublicLink(link: LinkRecord, now: number): PaymentLink {
  * http://localhost.evil.example is another site.
  */
 function checkRedirectUrl(raw: string, ctx: MerchantContext): void {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw invalid('redirect_url', 'must be an absolute URL');
-  }
+  if (!URL.canParse(raw)) throw invalid('redirect_url', 'must be an absolute URL');
+  const url = new URL(raw);
   if (url.username || url.password) throw invalid('redirect_url', 'must not carry credentials');
   if (url.protocol === 'https:') return;
   const allowed = ctx.services.config.allowedHosts;

@@ -48,12 +48,8 @@ export const toPublicEndpoint = (e: EndpointRecord): WebhookEndpoint => ({
  * never get plain http to a network name.
  */
 function checkUrl(ctx: MerchantContext, raw: string): void {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw invalid('url', 'must be an absolute URL');
-  }
+  if (!URL.canParse(raw)) throw invalid('url', 'must be an absolute URL');
+  const url = new URL(raw);
   if (url.username || url.password) throw invalid('url', 'must not carry credentials');
   if (url.protocol === 'https:') return;
   const host = url.hostname.toLowerCase();

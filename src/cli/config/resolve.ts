@@ -105,11 +105,7 @@ export function describeSource(source: Source): string {
 }
 
 function checkUrl(url: string, source: Source): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError(`base URL "${url}" (from ${describeSource(source)}) is not a URL.`);
-  }
+  if (!URL.canParse(url)) throw new UsageError(`base URL "${url}" (from ${describeSource(source)}) is not a URL.`);
+  const parsed = new URL(url);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`base URL "${url}" must be http:// or https://.`);
 }

@@ -50,12 +50,8 @@ export function planCheck(rawUrl: string, options: Omit<CheckOptions, 'secret'> 
   // The URL parser drops tabs and newlines wherever they are: refused, so what is graded is what was typed.
   const control = /[\x00-\x1f\x7f]/.exec(rawUrl);
   if (control) throw new CheckInputError('url', `holds a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}${control[0] === '\n' ? ', a newline' : ''}): give the URL on its own`);
-  let url: URL;
-  try {
-    url = new URL(rawUrl);
-  } catch {
-    throw new CheckInputError('url', `"${rawUrl}" is not an absolute URL (e.g. http://localhost:3000/webhooks)`);
-  }
+  if (!URL.canParse(rawUrl)) throw new CheckInputError('url', `"${rawUrl}" is not an absolute URL (e.g. http://localhost:3000/webhooks)`);
+  const url = new URL(rawUrl);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CheckInputError('url', `must be http:// or https:// (got ${url.protocol}//)`);
   if (url.username || url.password) throw new CheckInputError('url', 'must not carry credentials (deliveries never send any)');
   const names = [...new Set((options.events ?? EVENT_TYPES).map((t) => t.trim()))];

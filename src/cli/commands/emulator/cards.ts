@@ -1,5 +1,3 @@
-import { checkFlags } from '../../flag-check.js';
-import { WalletCurrency } from '../../../../contract/common.js';
 import { controlContext } from '../../control-context.js';
 import { UsageError } from '../../errors.js';
 import type { CommonFlags, FlagsOf } from '../../flags.js';
@@ -7,6 +5,7 @@ import type { EMULATOR } from './flags.js';
 import { genericLines, money } from '../../output.js';
 import { splitList } from '../../values.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
+import { forMerchant } from './wallets.js';
 import type { CliIO } from '../../io.js';
 
 // Issuing cards is dashboard work (the merchant API only redeems): gift-card wallets (a
@@ -28,11 +27,8 @@ export async function giftList(_a: string[], flags: MerchantFlags, io: CliIO): P
 }
 
 export async function giftIssue(_a: string[], flags: FlagsOf<typeof EMULATOR.giftIssue>, io: CliIO): Promise<void> {
-  checkFlags(flags, { currency: WalletCurrency });
-  const ctx = controlContext(flags, io);
-  const scope = await merchantScope(ctx.control, flags, io);
-  const body = { merchant_id: scope.merchantId, environment: scope.environment ?? 'test', currency: flags.currency, balance: flags.balance, holder_phone: flags.holderPhone };
-  const { data } = ctx.traced(await ctx.control.post<GiftWallet>('/gift-card-wallets', body));
+  const { ctx, owner } = await forMerchant(flags, io);
+  const { data } = ctx.traced(await ctx.control.post<GiftWallet>('/gift-card-wallets', { ...owner, balance: flags.balance, holder_phone: flags.holderPhone }));
   ctx.out.result(data, 'Gift-card wallet issued', () => ctx.out.kv([['id', data.id], ['balance', money(data.balance, data.currency)], ['environment', data.environment]]));
 }
 
@@ -50,16 +46,12 @@ export async function fleetList(_a: string[], flags: MerchantFlags, io: CliIO): 
 }
 
 export async function fleetIssue(_a: string[], flags: FlagsOf<typeof EMULATOR.fleetIssue>, io: CliIO): Promise<void> {
-  checkFlags(flags, { currency: WalletCurrency });
   const categories = splitList(flags.categories);
   if (categories.length === 0) throw new UsageError('--categories: name at least one category.');
-  const ctx = controlContext(flags, io);
-  const scope = await merchantScope(ctx.control, flags, io);
+  const { ctx, owner } = await forMerchant(flags, io);
   const { data } = ctx.traced(
     await ctx.control.post('/fleet-cards', {
-      merchant_id: scope.merchantId,
-      environment: scope.environment ?? 'test',
-      currency: flags.currency,
+      ...owner,
       allowed_categories: categories,
       spend_limit: flags.spendLimit,
       spend_period: flags.spendPeriod,

@@ -1,5 +1,3 @@
-import { checkFlags } from '../../flag-check.js';
-import { WalletCurrency } from '../../../../contract/common.js';
 import { controlContext } from '../../control-context.js';
 import { askSecret } from '../../prompt.js';
 import { UsageError } from '../../errors.js';
@@ -8,6 +6,7 @@ import type { EMULATOR } from './flags.js';
 import { money, type Output } from '../../output.js';
 import type { Payee } from '../../../client/control.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
+import { forMerchant } from './wallets.js';
 import type { CliIO } from '../../io.js';
 
 // Payees are a dashboard matter (the spec keeps them off the merchant API): add, approve with
@@ -39,19 +38,8 @@ export async function list(_a: string[], flags: MerchantFlags, io: CliIO): Promi
 type AddFlags = FlagsOf<typeof EMULATOR.payeesAdd>;
 
 export async function add(_a: string[], flags: AddFlags, io: CliIO): Promise<void> {
-  checkFlags(flags, { currency: WalletCurrency });
-  const ctx = controlContext(flags, io);
-  const scope = await merchantScope(ctx.control, flags, io);
-  const { data } = ctx.traced(
-    await ctx.control.addPayee({
-      merchant_id: scope.merchantId,
-      environment: scope.environment ?? 'test',
-      name: flags.name,
-      currency: flags.currency,
-      per_payout_cap: flags.perPayoutCap,
-      daily_cap: flags.dailyCap,
-    }),
-  );
+  const { ctx, owner } = await forMerchant(flags, io);
+  const { data } = ctx.traced(await ctx.control.addPayee({ ...owner, name: flags.name, per_payout_cap: flags.perPayoutCap, daily_cap: flags.dailyCap }));
   ctx.out.result(data, 'Payee added (pending approval)', () => payeeLines(ctx.out, data));
 }
 

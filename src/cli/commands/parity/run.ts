@@ -62,12 +62,8 @@ function prepare(flags: SuiteFlags, io: CliIO): Prepared {
   const scenarios = flags.scenario ? flags.scenario.map((name) => suite.find((s) => s.name === name) ?? badScenario(name)) : suite;
   let webhook: Prepared['webhook'];
   if (flags.webhookUrl !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(flags.webhookUrl);
-    } catch {
-      throw new UsageError(`--webhook-url "${flags.webhookUrl}" is not a URL.`);
-    }
+    if (!URL.canParse(flags.webhookUrl)) throw new UsageError(`--webhook-url "${flags.webhookUrl}" is not a URL.`);
+    const url = new URL(flags.webhookUrl);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError('--webhook-url must be http:// or https://.');
     const port = flags.webhookListen ?? (LOOPBACK.has(url.hostname) && url.port ? Number(url.port) : undefined);
     if (port === undefined) throw new UsageError('--webhook-listen <port> is needed: the local port that --webhook-url forwards to.');
