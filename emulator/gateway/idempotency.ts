@@ -1,4 +1,4 @@
-import { collection } from '../store/collection.js';
+import { storedCollection, type RecordOf } from '../store/collection.js';
 import { hash } from 'node:crypto'; // one-shot: no Hash object per request
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/store.js';
@@ -16,18 +16,9 @@ import { isRecord } from '../../contract/json-path.js';
 // by the emulator's clock (rule 3), and are written in the same store transaction as the
 // resource they created, so a crash can never keep one without the other.
 
-export const IDEMPOTENCY = collection<IdempotencyRecord>()('idempotency');
+export const IDEMPOTENCY = storedCollection('idempotency');
 
-export interface IdempotencyRecord {
-  [field: string]: unknown;
-  id: string;
-  merchant_id: string;
-  key: string;
-  fingerprint: string;
-  status: number;
-  body: string;
-  created_at_ms: number;
-}
+export type IdempotencyRecord = RecordOf<'idempotency'>;
 
 /**
  * Rules 2 and 4 for a header key: whatever node's parser let through is a key, if it is 1 to

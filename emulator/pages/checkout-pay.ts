@@ -1,6 +1,6 @@
-import { collection } from '../store/collection.js';
+import { storedCollection, type RecordOf } from '../store/collection.js';
 import type { Services } from '../services.js';
-import type { StoredRecord, Transaction } from '../store/store.js';
+import type { Transaction } from '../store/store.js';
 import { assertPayable, type LinkRecord } from '../resources/payment-links/domain.js';
 import { createPayment, PAYMENTS, type PaymentRecord } from '../resources/payments/domain.js';
 import { cardOutcome, normalizeCardNumber, passesLuhn } from '../resources/cards/test-cards.js';
@@ -23,16 +23,9 @@ export type PayerDetails =
   | { method: 'momo'; phone: string }
   | { method: 'wallet'; phone: string; pin: string };
 
-/** What the checkout remembers about a payment it made, for the confirmation screen. */
-export interface CheckoutPaymentRecord extends StoredRecord {
-  id: string; // the payment id
-  link_id: string;
-  /** "Visa •••• 4242", "+231 ••• 0201": how the payer paid, never the full number. */
-  paid_with: string;
-  failure_reason: string | null;
-}
+export type CheckoutPaymentRecord = RecordOf<'checkout_payments'>;
 
-export const CHECKOUT_PAYMENTS = collection<CheckoutPaymentRecord>()('checkout_payments', { by_link: (c) => c.link_id });
+export const CHECKOUT_PAYMENTS = storedCollection('checkout_payments', { by_link: (c) => c.link_id });
 
 /**
  * A live MoMo payment still waiting on a fixed-amount link. While there is one, the link takes

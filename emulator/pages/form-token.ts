@@ -1,7 +1,7 @@
-import { collection } from '../store/collection.js';
+import { storedCollection, type RecordOf } from '../store/collection.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../services.js';
-import type { StoredRecord, Transaction } from '../store/store.js';
+import type { Transaction } from '../store/store.js';
 
 // One-time form tokens. Every page form carries a token bound to what it acts on (a link, a
 // mandate, a run). The first POST with a token records where its result lives, in the same
@@ -14,22 +14,12 @@ import type { StoredRecord, Transaction } from '../store/store.js';
 
 const SECRET_ID = 'form_secret';
 
-interface SecretRecord extends StoredRecord {
-  id: string;
-  secret: string;
-}
+type SecretRecord = RecordOf<'checkout_state'>;
 
-interface SubmissionRecord extends StoredRecord {
-  /** The token's nonce. */
-  id: string;
-  subject: string;
-  /** Where the result of the first submission is shown (a path under /checkout). */
-  result_path: string;
-  created_at: string;
-}
+type SubmissionRecord = RecordOf<'checkout_submissions'>;
 
-export const FORM_SECRETS = collection<SecretRecord>()('checkout_state');
-export const FORM_SUBMISSIONS = collection<SubmissionRecord>()('checkout_submissions');
+export const FORM_SECRETS = storedCollection('checkout_state');
+export const FORM_SUBMISSIONS = storedCollection('checkout_submissions');
 
 function secret(services: Pick<Services, 'store'>): Buffer {
   let record = services.store.get<SecretRecord>(FORM_SECRETS, SECRET_ID);

@@ -1,5 +1,5 @@
-import { collection } from '../store/collection.js';
-import type { Store, StoredRecord, Transaction } from '../store/store.js';
+import { storedCollection, type RecordOf } from '../store/collection.js';
+import type { Store, Transaction } from '../store/store.js';
 import type { ClockPosition, EmulatorClock } from '../clock.js';
 import { messageOf } from '../../contract/errors.js';
 
@@ -8,11 +8,9 @@ import { messageOf } from '../../contract/errors.js';
 // were made at travel together). One record, written when the clock moves: each step of an
 // advance, at start, at a clean stop, after a world is replaced.
 
-interface ClockRecord extends StoredRecord, ClockPosition {
-  id: typeof CLOCK_ID;
-}
+type ClockRecord = RecordOf<'emulator_clock'>;
 
-export const CLOCK_STATE = collection<ClockRecord>()('emulator_clock');
+export const CLOCK_STATE = storedCollection('emulator_clock');
 const CLOCK_ID = 'clock';
 
 /** The stored position, if one is stored and well-formed (a hand-edited snapshot may hold anything). */

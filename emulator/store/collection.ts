@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import type { StoredRecord } from './store.js';
+import type { CollectionName, RECORD_SCHEMAS } from '../../contract/records/index.js';
 
 // A collection of the store, declared once with its record type and its secondary indexes.
 // Domain code reads and writes through these handles (store.get(PAYMENTS, id),
@@ -29,3 +31,14 @@ export type AnyCollection = Collection<any, any>;
 export const collection =
   <T extends StoredRecord>() =>
   <I extends string = never>(name: string, indexes: { readonly [K in I]: IndexKey<T> } = {} as { [K in I]: IndexKey<T> }): Collection<T, I> => ({ name, indexes });
+
+/**
+ * The record type of one of the emulator's collections: the output of its schema in
+ * contract/records/ (what a restored world is checked against), so each shape is written once;
+ * fields a newer version wrote are kept as they are (StoredRecord).
+ */
+export type RecordOf<N extends CollectionName> = z.output<(typeof RECORD_SCHEMAS)[N]> & StoredRecord;
+
+/** `storedCollection('payments', { by_scope: (p) => … })`: an emulator collection, its record type read from its name. */
+export const storedCollection = <N extends CollectionName, I extends string = never>(name: N, indexes?: { readonly [K in I]: IndexKey<RecordOf<N>> }): Collection<RecordOf<N>, I> =>
+  collection<RecordOf<N>>()(name, indexes);

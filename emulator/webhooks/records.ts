@@ -1,6 +1,4 @@
-import type { StoredRecord } from '../store/store.js';
-import type { Environment } from '../resources/merchants/records.js';
-import { collection } from '../store/collection.js';
+import { storedCollection, type RecordOf } from '../store/collection.js';
 import { MAX_ATTEMPTS } from './schedule.js';
 import { isoMicros } from '../ids.js';
 import { attemptHeaders } from '../../contract/delivery-headers.js';
@@ -11,59 +9,17 @@ import type { Delivery, DeliveryRow } from '../../contract/control/webhooks.js';
 // subscribed endpoint with no attempt yet, the delivery engine appends attempts and moves its
 // status, the control API, the dashboard and the live stream read it.
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'dead_letter' | 'cancelled';
-
-export interface AttemptRecord {
-  at: string;
-  status_code: number | null;
-  latency_ms: number;
-  error: string | null;
-  response_excerpt: string;
-}
-
-export interface StoredAttempt extends AttemptRecord {
-  /** The Svc-Signature header sent (absent on attempts recorded before it was kept). */
-  signature?: string;
-  /** 1-based position in the delivery's log (counts every attempt, across redeliveries). */
-  attempt: number;
-  /**
-   * The live stream's cursor for this attempt: a creation stamp (ids.ts) taken when the
-   * attempt was recorded. Event cursors are their `created_at`, from the same stamp source,
-   * so events and attempts share one increasing order that survives restarts.
-   */
-  cursor: string;
-  /** The delivery's status right after this attempt (the stream replays it as it was). */
-  delivery_status: DeliveryStatus;
-}
-
-export interface DeliveryRecord extends StoredRecord {
-  id: string;
-  event_id: string;
-  endpoint_id: string;
-  merchant_id: string;
-  environment: Environment;
-  event_type: string;
-  status: DeliveryStatus;
-  attempts: StoredAttempt[];
-  /** Index in `attempts` where the current round of 7 began (a redelivery starts a new round). */
-  round_start?: number;
-  /** Clock time (ms) of the next attempt while pending or failed with a retry due. */
-  next_attempt_at: number | null;
-  /**
-   * Clock time (ms) an attempt started, written before it is sent and cleared when it is
-   * recorded: one left after a restart is an attempt the receiver may have had (engine.ts).
-   */
-  started_at?: number;
-  created_at: string;
-  updated_at?: string;
-}
+// Its fields, with what each means: contract/records/system.ts DeliveryRecord.
+export type DeliveryRecord = RecordOf<'webhook_deliveries'>;
+export type DeliveryStatus = DeliveryRecord['status'];
+export type StoredAttempt = DeliveryRecord['attempts'][number];
 
 export const SCHEDULED_KEY = 'due';
 
 /** Deliveries waiting for an attempt: `pending`, or `failed` with a retry due. */
 export const isScheduled = (d: DeliveryRecord) => (d.status === 'pending' || d.status === 'failed') && d.next_attempt_at !== null;
 
-export const DELIVERIES = collection<DeliveryRecord>()('webhook_deliveries', {
+export const DELIVERIES = storedCollection('webhook_deliveries', {
   by_endpoint: (d) => d.endpoint_id,
   by_event: (d) => d.event_id,
   /** What the engine must attempt: its schedule after a restart, and what idle() waits on. */

@@ -1,6 +1,6 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import type { Services } from '../../services.js';
-import type { StoredRecord, Transaction } from '../../store/store.js';
+import type { Transaction } from '../../store/store.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
 import { subscribers } from '../webhook-endpoints/domain.js';
@@ -14,17 +14,9 @@ import type { EventData } from '../../../contract/events.js';
 // so an acknowledged change always has its events, and an endpoint deleted before the event
 // was created never gets it. Sending is the delivery engine's job (webhooks/engine.ts).
 
-export const EVENTS = collection<EventRecord>()('events', { by_scope: (e) => `${e.merchant_id}:${e.environment}` });
+export const EVENTS = storedCollection('events', { by_scope: (e) => `${e.merchant_id}:${e.environment}` });
 
-export interface EventRecord extends StoredRecord {
-  id: string;
-  merchant_id: string;
-  environment: Environment;
-  type: string;
-  /** The exact JSON body every delivery of this event sends. */
-  body: string;
-  created_at: string;
-}
+export type EventRecord = RecordOf<'events'>;
 
 /**
  * Appends an event and its deliveries to the outbox inside `tx`. `data` is typed by the event's

@@ -1,10 +1,10 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import type { MerchantContext, Services } from '../../services.js';
-import type { StoredRecord, Transaction } from '../../store/store.js';
+import type { Transaction } from '../../store/store.js';
 import { ApiError, notFound } from '../../errors.js';
 import { isoMicros, newId } from '../../ids.js';
 import { merchantOr404, type Environment } from '../merchants/records.js';
-import { assertBalanceCovers, cardLedgerView, creditMerchant, dashboardRecordFields, type CardTransactionFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
+import { assertBalanceCovers, cardLedgerView, creditMerchant, dashboardRecordFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
 import type { FleetCardRedemption, IssueFleetCard, RedeemFleetCard } from '../../../contract/resources/fleet-cards.js';
 import { findOwn } from '../merchants/own.js';
 import { addMoney } from '../../money.js';
@@ -16,33 +16,12 @@ import { addMoney } from '../../money.js';
 // in UTC: a calendar day, an ISO week starting Monday 00:00, a calendar month. The amount
 // moves from the card to the merchant's wallet (ledger reason fleet_card_redemption).
 
-export const FLEET_CARDS = collection<FleetCardRecord>()('fleet_cards', { by_merchant: (c) => c.merchant_id });
-export const FLEET_CARD_TRANSACTIONS = collection<FleetCardTransactionRecord>()('fleet_card_transactions', { by_card: (t) => t.card_id });
+export const FLEET_CARDS = storedCollection('fleet_cards', { by_merchant: (c) => c.merchant_id });
+export const FLEET_CARD_TRANSACTIONS = storedCollection('fleet_card_transactions', { by_card: (t) => t.card_id });
 
 type Period = 'daily' | 'weekly' | 'monthly';
 
-export interface FleetCardRecord extends StoredRecord {
-  id: string;
-  merchant_id: string;
-  environment: Environment;
-  status: 'active' | 'inactive';
-  allowed_categories: string[];
-  balance: number;
-  spend_limit: number;
-  spend_period: Period;
-  currency: 'USD' | 'LRD';
-}
-
-interface FleetCardTransactionRecord extends StoredRecord, CardTransactionFields {
-  id: string;
-  card_id: string;
-  /** `issue`: the balance a card was issued (or seeded) with, so balance == issues + top-ups − redemptions. */
-  type: 'redemption' | 'top_up' | 'issue';
-  category: string | null;
-  amount: number;
-  /** Emulator-clock time of the transaction, for period sums. */
-  at_ms: number;
-}
+export type FleetCardRecord = RecordOf<'fleet_cards'>;
 
 const DAY_MS = 86_400_000;
 

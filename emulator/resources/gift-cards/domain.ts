@@ -1,10 +1,10 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import type { MerchantContext, Services } from '../../services.js';
-import type { StoredRecord, Transaction } from '../../store/store.js';
+import type { Transaction } from '../../store/store.js';
 import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { merchantOr404, type Environment } from '../merchants/records.js';
-import { assertBalanceCovers, cardLedgerView, creditMerchant, dashboardRecordFields, type CardTransactionFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
+import { assertBalanceCovers, cardLedgerView, creditMerchant, dashboardRecordFields, redemptionRecordFields, redemptionTransactionView } from '../redemptions/domain.js';
 import type { GiftCardRedemption, IssueGiftCardWallet, RedeemGiftCard } from '../../../contract/resources/gift-cards.js';
 import { findOwn } from '../merchants/own.js';
 import { addMoney } from '../../money.js';
@@ -14,25 +14,10 @@ import { addMoney } from '../../money.js';
 // the merchant is paid exactly as for any other sale and no money appears or vanishes.
 // Every change of a pocket is also a row in gift_card_transactions (issue, load, redemption).
 
-export const GIFT_CARD_WALLETS = collection<GiftCardWalletRecord>()('gift_card_wallets', { by_merchant: (w) => w.merchant_id });
-export const GIFT_CARD_TRANSACTIONS = collection<GiftCardTransactionRecord>()('gift_card_transactions', { by_wallet: (t) => t.wallet_id });
+export const GIFT_CARD_WALLETS = storedCollection('gift_card_wallets', { by_merchant: (w) => w.merchant_id });
+export const GIFT_CARD_TRANSACTIONS = storedCollection('gift_card_transactions', { by_wallet: (t) => t.wallet_id });
 
-export interface GiftCardWalletRecord extends StoredRecord {
-  id: string;
-  merchant_id: string;
-  environment: Environment;
-  currency: 'USD' | 'LRD';
-  balance: number;
-  holder_phone?: string;
-}
-
-interface GiftCardTransactionRecord extends StoredRecord, CardTransactionFields {
-  id: string;
-  wallet_id: string;
-  type: 'issue' | 'load' | 'redemption';
-  /** Minor units; positive for issue and load, the amount taken for a redemption. */
-  amount: number;
-}
+export type GiftCardWalletRecord = RecordOf<'gift_card_wallets'>;
 
 const walletState = (w: GiftCardWalletRecord) => ({ id: w.id, balance: w.balance, currency: w.currency });
 

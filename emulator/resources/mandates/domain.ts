@@ -1,11 +1,10 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import { randomBytes } from 'node:crypto';
 import type { MerchantContext, Services } from '../../services.js';
-import type { StoredRecord, Transaction } from '../../store/store.js';
+import type { Transaction } from '../../store/store.js';
 import { ApiError, invalid, notFound } from '../../errors.js';
 import { isoMicros, newId } from '../../ids.js';
-import type { Environment } from '../merchants/records.js';
-import { cardBrand, cardOutcome, normalizeCardNumber, passesLuhn, type CardOutcome } from '../cards/test-cards.js';
+import { cardBrand, cardOutcome, normalizeCardNumber, passesLuhn } from '../cards/test-cards.js';
 import { findUserByPhone, type UserRecord } from '../users/domain.js';
 import { normalizePhone } from '../users/phone.js';
 import { checkPin, userPinSubject } from '../users/pin-guard.js';
@@ -19,28 +18,9 @@ import { findOwn } from '../merchants/own.js';
 // are what those pages and the control API call; they are the only way to activate a live
 // mandate, so an API key alone never can.
 
-export const MANDATES = collection<MandateRecord>()('mandates');
+export const MANDATES = storedCollection('mandates');
 
-export interface MandateRecord extends StoredRecord {
-  id: string;
-  merchant_id: string;
-  environment: Environment;
-  rail: 'card' | 'wallet';
-  status: MandatePublic['status'];
-  customer_ref: string;
-  currency: 'USD' | 'LRD';
-  max_amount_cents: number;
-  customer_email: string | null;
-  /** Wallet rail: the phone the merchant asked for (E.164), or the one that approved. */
-  customer_phone: string | null;
-  /** Wallet rail: the service user whose wallet charges draw from, once known. */
-  user_id: string | null;
-  /** Card rail: the card saved at approval; `outcome` is what charges on it do. */
-  card: { brand: string; last4: string; exp_month: number; exp_year: number; outcome: CardOutcome } | null;
-  created_at: string;
-  activated_at: string | null;
-  revoked_at: string | null;
-}
+export type MandateRecord = RecordOf<'mandates'>;
 
 /** Composed when shown, so it follows the emulator's address across restarts. */
 const mandateApprovalUrl = (services: Pick<Services, 'config'>, m: Pick<MandateRecord, 'id' | 'rail'>) =>

@@ -1,7 +1,6 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../../services.js';
-import type { StoredRecord } from '../../store/store.js';
 import { notFound } from '../../errors.js';
 
 // Merchants and their API keys. Both are seeded from fixtures and persisted with the store,
@@ -9,37 +8,14 @@ import { notFound } from '../../errors.js';
 
 export type Environment = 'test' | 'live';
 
-export interface MerchantRecord extends StoredRecord {
-  id: string;
-  name: string;
-  /** Business accounts may use sub-merchants, payroll and payouts. */
-  business: boolean;
-  /** scrypt hash of the owner's PIN (payroll approval, payee approval). */
-  owner_pin_hash?: string;
-  owner_phone?: string;
-  /** Set on a sub-merchant: the parent's id. */
-  parent_id?: string;
-  created_at: string;
-}
+export type MerchantRecord = RecordOf<'merchants'>;
 
-export interface KeyRecord extends StoredRecord {
-  id: string;
-  name: string;
-  merchant_id: string;
-  environment: Environment;
-  scopes: string[];
-  revoked: boolean;
-  /** sha256 of the full key, hex. The key itself is kept too: the emulator prints seeded keys. */
-  key_sha256: string;
-  key: string;
-  /** A station-scoped key stamps this location on fleet-card redemptions. */
-  station_location_id?: string;
-}
+export type KeyRecord = RecordOf<'api_keys'>;
 
 /** A parent merchant's sub-merchants of one environment (the sub_by_parent index key). */
 export const subScope = (parentId: string, environment: string) => `${parentId}:${environment}`;
-export const MERCHANTS = collection<MerchantRecord>()('merchants', { sub_by_parent: (m) => (m.parent_id ? subScope(m.parent_id, String(m.environment)) : undefined) });
-export const API_KEYS = collection<KeyRecord>()('api_keys', { by_hash: (k) => k.key_sha256 });
+export const MERCHANTS = storedCollection('merchants', { sub_by_parent: (m) => (m.parent_id ? subScope(m.parent_id, String(m.environment)) : undefined) });
+export const API_KEYS = storedCollection('api_keys', { by_hash: (k) => k.key_sha256 });
 
 
 // One-shot hash: every request authenticates, and a Hash object per call showed in profiles.

@@ -1,6 +1,6 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import type { Services } from '../../services.js';
-import type { StoredRecord, Transaction } from '../../store/store.js';
+import type { Transaction } from '../../store/store.js';
 import { ApiError, invalid, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { merchantOr404, type Environment, type MerchantRecord } from '../merchants/records.js';
@@ -12,19 +12,9 @@ import type { AddPayee, Payee, SetPayeeCaps } from '../../../contract/resources/
 // States: pending_approval → approved (PIN) → revoked. Revoked is final: the owner adds the
 // payee again, which starts a fresh approval (docs/spec-gaps.md).
 
-export const PAYEES = collection<PayeeRecord>()('payees', { by_merchant: (p) => p.merchant_id });
+export const PAYEES = storedCollection('payees', { by_merchant: (p) => p.merchant_id });
 
-export interface PayeeRecord extends StoredRecord {
-  id: string;
-  merchant_id: string;
-  environment: Environment;
-  name: string;
-  currency: 'USD' | 'LRD';
-  per_payout_cap: number;
-  daily_cap: number;
-  status: 'pending_approval' | 'approved' | 'revoked';
-  created_at: string;
-}
+export type PayeeRecord = RecordOf<'payees'>;
 
 function toPublicPayee(p: PayeeRecord): Payee {
   return {

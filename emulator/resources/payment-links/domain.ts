@@ -1,36 +1,16 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import type { MerchantContext, Services } from '../../services.js';
-import type { StoredRecord, Transaction } from '../../store/store.js';
+import type { Transaction } from '../../store/store.js';
 import { ApiError, invalid, notFound } from '../../errors.js';
 import { newId, newLinkCode, normalizeIso } from '../../ids.js';
-import type { Environment } from '../merchants/records.js';
 import { MERCHANTS } from '../merchants/records.js';
 import type { CreatePaymentLink, PaymentLink } from '../../../contract/resources/payment-links.js';
 import { findOwn } from '../merchants/own.js';
 import { hostIsAllowed, isLoopbackHost } from '../../../contract/network.js';
 
-export const PAYMENT_LINKS = collection<LinkRecord>()('payment_links', { by_code: (l) => l.link_code });
+export const PAYMENT_LINKS = storedCollection('payment_links', { by_code: (l) => l.link_code });
 
-export interface LinkRecord extends StoredRecord {
-  id: string;
-  link_code: string;
-  merchant_id: string;
-  environment: Environment;
-  title: string;
-  description: string | null;
-  amount: number | null;
-  currency: string;
-  accepted_methods: Array<'card' | 'momo' | 'wallet'>;
-  expires_at: string | null;
-  redirect_url: string | null;
-  metadata: Record<string, unknown> | null;
-  sub_merchant_id: string | null;
-  /** `completed` once a fixed-amount link is paid; pay-any-amount links stay open. */
-  closed: boolean;
-  total_collected: number;
-  payment_count: number;
-  created_at: string;
-}
+export type LinkRecord = RecordOf<'payment_links'>;
 
 export function linkStatus(link: LinkRecord, now: number): PaymentLink['status'] {
   if (link.closed) return 'completed';

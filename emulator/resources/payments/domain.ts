@@ -1,7 +1,7 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import type { z } from 'zod';
 import type { MerchantContext, Services } from '../../services.js';
-import type { IndexView, StoredRecord, Transaction } from '../../store/store.js';
+import type { IndexView, Transaction } from '../../store/store.js';
 import { notFound } from '../../errors.js';
 import { newId, newUuid, normalizeIso, parseMicros } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
@@ -19,27 +19,13 @@ import { credit } from '../wallets/domain.js';
 
 /** A charge's cycle: its mandate and the merchant's idempotency_key (the by_mandate_cycle index key). */
 export const cycleKey = (mandateId: string, key: string) => `${mandateId}\n${key}`;
-export const PAYMENTS = collection<PaymentRecord>()('payments', {
+export const PAYMENTS = storedCollection('payments', {
   by_scope: (p) => scopeKey(p.merchant_id, p.environment),
   // A charge's cycle: one payment per (mandate, merchant idempotency key) (charges/domain.ts).
   by_mandate_cycle: (p) => (p.mandate_id ? cycleKey(p.mandate_id, p.idempotency_key) : undefined),
 });
 
-export interface PaymentRecord extends StoredRecord {
-  id: string;
-  merchant_id: string;
-  environment: Environment;
-  amount: number;
-  currency: string;
-  status: Payment['status'];
-  payment_method: Payment['payment_method'];
-  mandate_id: string | null;
-  payment_link_id: string | null;
-  /** Where the money settles when it is not the merchant itself. */
-  sub_merchant_id: string | null;
-  idempotency_key: string;
-  created_at: string;
-}
+export type PaymentRecord = RecordOf<'payments'>;
 
 export const scopeKey = (merchantId: string, environment: string) => `${merchantId}:${environment}`;
 

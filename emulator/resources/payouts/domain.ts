@@ -1,9 +1,8 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import type { MerchantContext, Services } from '../../services.js';
-import type { StoredRecord, Transaction } from '../../store/store.js';
+import type { Transaction } from '../../store/store.js';
 import { InsufficientFundsError, invalid, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Environment } from '../merchants/records.js';
 import { credit, debit } from '../wallets/domain.js';
 import { PAYEES, type PayeeRecord } from '../payees/domain.js';
 import { scopeKey } from '../payments/domain.js';
@@ -23,40 +22,19 @@ import { recordWork } from '../../scheduler/work.js';
 // reads `resolves_at_ms` of every processing payout (`payoutResolution`), so a restart, a reset
 // or a restore finds them all again with nothing to re-arm.
 
-export const PAYOUTS = collection<PayoutRecord>()('payouts', {
+export const PAYOUTS = storedCollection('payouts', {
   by_scope: (p) => scopeKey(p.merchant_id, p.environment),
   by_payee: (p) => p.payee_id,
   /** Payouts waiting for the provider's answer: what the scheduler reads at start. */
   processing: (p) => (p.status === 'processing' ? 'processing' : undefined),
 });
 /** Control-API queue of outcomes for the next payouts (one record). */
-export const PAYOUT_PROVIDER = collection<OutcomeQueue>()('payout_provider');
+export const PAYOUT_PROVIDER = storedCollection('payout_provider');
 const OUTCOME_QUEUE_ID = 'next_outcomes';
 
 type Outcome = 'completed' | 'failed';
 
-export interface PayoutRecord extends StoredRecord {
-  id: string;
-  merchant_id: string;
-  environment: Environment;
-  payee_id: string;
-  amount_cents: number;
-  currency: string;
-  status: Payout['status'];
-  external_ref: string | null;
-  initiated_at: string;
-  resolved_at: string | null;
-  /** Emulator-clock time of acceptance: the daily cap's UTC day (a stamp may run a few µs ahead). */
-  initiated_at_ms: number;
-  /** What the emulated provider will answer, and when (emulator clock, ms). Never exposed. */
-  provider_outcome: Outcome;
-  resolves_at_ms: number;
-}
-
-interface OutcomeQueue extends StoredRecord {
-  id: string;
-  outcomes: Outcome[];
-}
+export type PayoutRecord = RecordOf<'payouts'>;
 
 export function toPublicPayout(p: PayoutRecord): Payout {
   return {

@@ -1,9 +1,9 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import type { MerchantContext, Services } from '../../services.js';
-import type { StoredRecord, Transaction } from '../../store/store.js';
+import type { Transaction } from '../../store/store.js';
 import { ApiError, InsufficientFundsError, notFound } from '../../errors.js';
 import { isoMicros, newId } from '../../ids.js';
-import { MERCHANTS, type Environment } from '../merchants/records.js';
+import { MERCHANTS } from '../merchants/records.js';
 import { emitEvent } from '../events/outbox.js';
 import { debit } from '../wallets/domain.js';
 import { creditUser, findUserByPhone } from '../users/domain.js';
@@ -19,23 +19,11 @@ import { findOwn } from '../merchants/own.js';
 // `needs_attention`. The run then ends completed (every line paid), partial (some paid) or
 // failed (none paid), and emits payroll_run.<status> with the run and every line.
 
-export const PAYROLL_RUNS = collection<PayrollRunRecord>()('payroll_runs');
+export const PAYROLL_RUNS = storedCollection('payroll_runs');
 
 type LineRecord = PayrollLinePublic;
 
-export interface PayrollRunRecord extends StoredRecord {
-  id: string;
-  merchant_id: string;
-  environment: Environment;
-  status: PayrollRunPublic['status'];
-  currency: PayrollRunPublic['currency'];
-  note: string | null;
-  /** At most 500, so the lines live in the run: one record, written in one step. */
-  lines: LineRecord[];
-  created_at: string;
-  approved_at: string | null;
-  completed_at: string | null;
-}
+export type PayrollRunRecord = RecordOf<'payroll_runs'>;
 
 type PayrollRunView = {
   run: PayrollRunPublic;

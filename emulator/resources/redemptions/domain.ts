@@ -3,6 +3,7 @@ import type { Transaction } from '../../store/store.js';
 import { ApiError } from '../../errors.js';
 import type { Environment } from '../merchants/records.js';
 import { credit } from '../wallets/domain.js';
+import type { RecordOf } from '../../store/collection.js';
 
 // The steps every point-of-sale redemption (gift cards, fleet cards) shares once its own
 // checks have passed: the balance must cover the amount, the transaction records where and
@@ -48,14 +49,7 @@ export function redemptionRecordFields(ctx: MerchantContext, input: RedemptionRe
 }
 
 /** What every card transaction row stores besides its card, type and amount (dashboard rows hold nulls). */
-export interface CardTransactionFields {
-  currency: Currency;
-  reference: string | null;
-  location_id: string | null;
-  idempotency_key: string | null;
-  environment: Environment;
-  created_at: string;
-}
+type CardTransactionFields = Pick<RecordOf<'gift_card_transactions'>, 'currency' | 'reference' | 'location_id' | 'idempotency_key' | 'environment' | 'created_at'>;
 
 /** The same fields for a dashboard row (issue, load, top-up): no reference, location or body key. */
 export function dashboardRecordFields(services: Pick<Services, 'stamps'>, currency: Currency, environment: Environment): CardTransactionFields {
@@ -63,16 +57,8 @@ export function dashboardRecordFields(services: Pick<Services, 'stamps'>, curren
 }
 
 /** The response's transaction fields after the amount (see `redemptionTransactionTail`). */
-export function redemptionTransactionView(txn: CardTransactionFields, idempotencyKey: string) {
-  return {
-    currency: txn.currency,
-    reference: txn.reference,
-    location_id: txn.location_id,
-    idempotency_key: idempotencyKey,
-    environment: txn.environment,
-    created_at: txn.created_at,
-  };
-}
+export const redemptionTransactionView = ({ currency, reference, location_id, environment, created_at }: CardTransactionFields, idempotency_key: string) =>
+  ({ currency, reference, location_id, idempotency_key, environment, created_at });
 
 /** Pays the merchant: the redeemed amount lands in its own wallet of the card's currency. */
 export function creditMerchant(ctx: MerchantContext, tx: Transaction, currency: Currency, amount: number, reason: string, transactionId: string): void {

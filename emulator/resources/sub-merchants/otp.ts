@@ -1,7 +1,7 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../../services.js';
-import type { StoredRecord, Transaction } from '../../store/store.js';
+import type { Transaction } from '../../store/store.js';
 import { ApiError } from '../../errors.js';
 import { isoMicros, newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
@@ -12,34 +12,16 @@ import type { Environment } from '../merchants/records.js';
 // phone for a merchant counts; OTP_MAX_ATTEMPTS wrong codes burn it and lock that phone for
 // OTP_LOCK_MS. Wrong tries survive the failed request (ApiError.keeping).
 
-export const OTP_INBOX = collection<OtpRecord>()('otp_inbox', {
+export const OTP_INBOX = storedCollection('otp_inbox', {
   by_phone: (o) => o.phone,
   unspent_by_scope: (o) => (o.spent_at ? undefined : scopeKey({ merchantId: o.merchant_id, environment: o.environment, phone: o.phone, purpose: o.purpose })),
 });
-export const OTP_LOCKS = collection<OtpLockRecord>()('otp_locks');
+export const OTP_LOCKS = storedCollection('otp_locks');
 export const OTP_VALIDITY_S = 300;
 const OTP_MAX_ATTEMPTS = 5;
 const OTP_LOCK_MS = 15 * 60_000;
 
-export interface OtpRecord extends StoredRecord {
-  id: string;
-  /** E.164 */
-  phone: string;
-  code: string;
-  purpose: 'sub_merchant';
-  merchant_id: string;
-  environment: Environment;
-  sent_at: string;
-  expires_at: string;
-  failures: number;
-  /** Set when the code was used, burned by too many wrong tries, or replaced by a newer one. */
-  spent_at: string | null;
-}
-
-interface OtpLockRecord extends StoredRecord {
-  id: string;
-  locked_until_ms: number;
-}
+export type OtpRecord = RecordOf<'otp_inbox'>;
 
 export interface OtpScope {
   merchantId: string;

@@ -1,6 +1,6 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import type { Services } from '../../services.js';
-import type { StoredRecord, Transaction } from '../../store/store.js';
+import type { Transaction } from '../../store/store.js';
 import { InsufficientFundsError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
@@ -13,33 +13,12 @@ import { addMoney } from '../../money.js';
 // test traffic never moves live money. Every change is a ledger entry written with the
 // balance, and a balance never goes below zero.
 
-export const USERS = collection<UserRecord>()('users', { by_phone: (u) => normalizePhone(u.phone) });
-export const USER_WALLET_ENTRIES = collection<UserWalletEntryRecord>()('user_wallet_entries', { by_user: (e) => e.user_id });
+export const USERS = storedCollection('users', { by_phone: (u) => normalizePhone(u.phone) });
+export const USER_WALLET_ENTRIES = storedCollection('user_wallet_entries', { by_user: (e) => e.user_id });
 
 type UserCurrency = 'USD' | 'LRD';
 
-export interface UserRecord extends StoredRecord {
-  id: string;
-  name: string;
-  phone: string;
-  pin_hash: string;
-  wallets: Record<Environment, Partial<Record<UserCurrency, number>>>;
-  /** Set once the phone completed a sub-merchant sign-up ("the phone's account becomes a business account"). */
-  business?: boolean;
-}
-
-interface UserWalletEntryRecord extends StoredRecord {
-  id: string;
-  user_id: string;
-  environment: Environment;
-  currency: string;
-  /** Positive for a credit, negative for a debit. */
-  amount: number;
-  /** What moved the money: mandate_charge, payroll_line. */
-  reason: string;
-  ref: string | null;
-  created_at: string;
-}
+export type UserRecord = RecordOf<'users'>;
 
 /** The user with this phone (any common spelling of it), if any. */
 export function findUserByPhone(services: Pick<Services, 'store'>, phone: string): UserRecord | undefined {

@@ -1,7 +1,6 @@
 import type { Transaction } from '../../store/store.js';
-import { collection } from '../../store/collection.js';
+import { storedCollection } from '../../store/collection.js';
 import type { Services } from '../../services.js';
-import type { StoredRecord } from '../../store/store.js';
 import { ApiError } from '../../errors.js';
 import { verifyPin } from '../merchants/pin.js';
 import { isoMicros } from '../../ids.js';
@@ -12,17 +11,11 @@ import { isoMicros } from '../../ids.js';
 // cannot move on to the next run. The count survives the failed request (the error carries
 // the write, see CarriesSurvivingWrites) and a restart (it is a store record).
 
-export const PIN_ATTEMPTS = collection<PinAttemptRecord>()('pin_attempts');
+export const PIN_ATTEMPTS = storedCollection('pin_attempts');
 /** Wrong tries in a row before the PIN locks; the last one answers 423 PIN_LOCKED. */
 const PIN_MAX_ATTEMPTS = 5;
 /** How long a lock lasts, by the emulator's clock; the count starts again after it. */
 const PIN_LOCK_MS = 15 * 60_000;
-
-interface PinAttemptRecord extends StoredRecord {
-  id: string;
-  failures: number;
-  locked_until_ms: number | null;
-}
 
 export const userPinSubject = (userId: string) => `user:${userId}`;
 export const ownerPinSubject = (merchantId: string) => `owner:${merchantId}`;

@@ -1,6 +1,6 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import type { Services } from '../../services.js';
-import type { StoredRecord, Transaction } from '../../store/store.js';
+import type { Transaction } from '../../store/store.js';
 import { InsufficientFundsError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Environment } from '../merchants/records.js';
@@ -11,28 +11,10 @@ import { addMoney } from '../../money.js';
 // so `balance == sum(entries)` always holds and money is never created or lost. A debit that
 // would go below zero is refused (InsufficientFundsError, 422 VALIDATION_ERROR); balances are never negative.
 
-export const WALLETS = collection<WalletRecord>()('wallets', { by_owner: (w) => w.merchant_id });
-export const WALLET_ENTRIES = collection<WalletEntryRecord>()('wallet_entries', { by_wallet: (e) => e.wallet_id });
+export const WALLETS = storedCollection('wallets', { by_owner: (w) => w.merchant_id });
+export const WALLET_ENTRIES = storedCollection('wallet_entries', { by_wallet: (e) => e.wallet_id });
 
-interface WalletRecord extends StoredRecord {
-  id: string;
-  merchant_id: string;
-  environment: Environment;
-  currency: string;
-  balance: number;
-}
-
-interface WalletEntryRecord extends StoredRecord {
-  id: string;
-  wallet_id: string;
-  /** Positive for a credit, negative for a debit. */
-  amount: number;
-  /** What moved the money: payment, payout, payout_reversal, payroll_line, top_up, fixture. */
-  reason: string;
-  /** The id of the record that caused it (payment, payout, payroll line). */
-  ref: string | null;
-  created_at: string;
-}
+type WalletRecord = RecordOf<'wallets'>;
 
 interface WalletScope {
   merchantId: string;

@@ -1,16 +1,15 @@
-import { collection } from '../../store/collection.js';
+import { storedCollection, type RecordOf } from '../../store/collection.js';
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { MerchantContext, Services } from '../../services.js';
-import type { StoredRecord, Transaction } from '../../store/store.js';
+import type { Transaction } from '../../store/store.js';
 import { ApiError, invalid, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { Environment } from '../merchants/records.js';
 import type { CreateWebhookEndpoint, WebhookEndpoint } from '../../../contract/resources/webhook-endpoints.js';
 import { findOwn } from '../merchants/own.js';
 import { hostIsAllowed, isLoopbackHost } from '../../../contract/network.js';
 
-export const WEBHOOK_ENDPOINTS = collection<EndpointRecord>()('webhook_endpoints', {
+export const WEBHOOK_ENDPOINTS = storedCollection('webhook_endpoints', {
   live_by_scope: (e) => (e.deleted_at ? undefined : scopeKey(e.merchant_id, e.environment)),
   // Deleted endpoints' too: a secret stays one (the redaction looks secrets up here: request-log/held-secrets.ts).
   by_secret: (e) => e.secret,
@@ -18,17 +17,7 @@ export const WEBHOOK_ENDPOINTS = collection<EndpointRecord>()('webhook_endpoints
 /** A signing secret's length: 32 random bytes as base64url (the spec's "43 random base64url characters"). */
 export const SECRET_LENGTH = 43;
 
-export interface EndpointRecord extends StoredRecord {
-  id: string;
-  merchant_id: string;
-  environment: Environment;
-  url: string;
-  events: string[];
-  /** Kept in full: the delivery engine signs with it. Only `secret_hint` is ever read back. */
-  secret: string;
-  created_at: string;
-  deleted_at?: string;
-}
+export type EndpointRecord = RecordOf<'webhook_endpoints'>;
 
 const scopeKey = (merchantId: string, environment: string) => `${merchantId}:${environment}`;
 
