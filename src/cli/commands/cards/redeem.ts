@@ -5,8 +5,13 @@ import { money } from '../../output.js';
 import { confirmLive } from '../../prompt.js';
 import type { CliIO } from '../../io.js';
 
-/** What both redemptions' answers end with. */
-const transactionTail = (t: { reference?: string | null; location_id?: string | null; idempotency_key: string; created_at: string }): [string, unknown][] => [
+type Transaction = { id: string; status: string; reference?: string | null; location_id?: string | null; idempotency_key: string; created_at: string };
+
+/** A redemption's answer in lines: the transaction's own fields around what the card adds (`card`). */
+const redemptionLines = (t: Transaction, card: [string, unknown][]): [string, unknown][] => [
+  ['transaction', t.id],
+  ['status', t.status],
+  ...card,
   ['reference', t.reference ?? undefined],
   ['location', t.location_id ?? undefined],
   ['idempotency key', t.idempotency_key],
@@ -20,14 +25,7 @@ export async function gift(_a: string[], flags: FlagsOf<typeof CARDS.gift>, io: 
   const { data } = ctx.traced(await ctx.api.redeemGiftCard(body, { idempotencyKey: flags.idempotencyKey }));
   const { transaction: t, wallet } = data;
   ctx.out.result(data, 'Gift card redeemed', () =>
-    ctx.out.kv([
-      ['transaction', t.id],
-      ['status', t.status],
-      ['amount', money(t.amount, t.currency)],
-      ['wallet', wallet.id],
-      ['wallet balance', money(wallet.balance, wallet.currency)],
-      ...transactionTail(t),
-    ]),
+    ctx.out.kv(redemptionLines(t, [['amount', money(t.amount, t.currency)], ['wallet', wallet.id], ['wallet balance', money(wallet.balance, wallet.currency)]])),
   );
 }
 
@@ -38,15 +36,14 @@ export async function fleet(_a: string[], flags: FlagsOf<typeof CARDS.fleet>, io
   const { data } = ctx.traced(await ctx.api.redeemFleetCard(body, { idempotencyKey: flags.idempotencyKey }));
   const { transaction: t, card } = data;
   ctx.out.result(data, 'Fleet card redeemed', () =>
-    ctx.out.kv([
-      ['transaction', t.id],
-      ['status', t.status],
-      ['category', t.category],
-      ['amount', money(t.amount_cents, t.currency)],
-      ['card', card.id],
-      ['card balance', money(card.balance, card.currency)],
-      [`${card.spend_period} spend`, `${money(card.period_spent, card.currency)} of ${money(card.spend_limit, card.currency)}`],
-      ...transactionTail(t),
-    ]),
+    ctx.out.kv(
+      redemptionLines(t, [
+        ['category', t.category],
+        ['amount', money(t.amount_cents, t.currency)],
+        ['card', card.id],
+        ['card balance', money(card.balance, card.currency)],
+        [`${card.spend_period} spend`, `${money(card.period_spent, card.currency)} of ${money(card.spend_limit, card.currency)}`],
+      ]),
+    ),
   );
 }
