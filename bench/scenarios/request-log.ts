@@ -4,15 +4,18 @@ import { Agent, request } from 'node:http';
 import { fetchJson } from '../lib/load.js';
 import { loadRow } from '../lib/rows.js';
 import { startChild } from '../lib/child.js';
-import { cpu, measureSides, median, perRun, rate, ratioTarget } from '../lib/paired.js';
+import { cpu, measureSides, median, perRun, rate } from '../lib/paired.js';
 import type { BenchContext, Row, Scenario } from '../lib/types.js';
 import { cpuNote, startEmulatorWith } from '../subjects/emulator.js';
 import { BENCH_KEY } from '../lib/seed.js';
 
-// The request log's cost (issue 37's targets): the same emulator build at 1k payments with the
-// log on (the default, 10,000 entries) and off (--request-log 0), for GET and POST:
-//   - req/s with the log on ≥ 90% of off, as the median of RUNS runs;
-//   - the log's own emulator CPU per request ≤ 10% of the request's CPU with the log off (median).
+// The request log's cost: the same emulator build at 1k payments with the log on (the default,
+// 10,000 entries) and off (--request-log 0), for GET and POST:
+//   - req/s with the log on as a share of off, as the median of three runs;
+//   - the log's own emulator CPU per request as a share of the request's CPU with the log off (median).
+// Reported, not targeted (issue 48): issue 37 aimed at 90% and 10%, which would need the entries
+// off the JS heap again; what users get is judged instead, by the emulator's GET and POST rows
+// with its defaults (log on).
 // Each side is three emulator processes, each load measured beside its twin (lib/paired.ts).
 // Then the memory of a full log: RSS of an emulator before and after 10,000 requests whose
 // bodies are ~1 KB each, and the same with the log off, so the log's own share shows apart from
@@ -41,12 +44,13 @@ async function run(ctx: BenchContext): Promise<Row[]> {
         // The log's own CPU per request, as a share of the request's CPU with the log off.
         const shares = runs.map((x) => (cpu(x.on) - cpu(x.off)) / cpu(x.off));
         rows.push(loadRow(`emulator.${kind}.log-off`, label('off'), off, cpuNote(median(runs.map((x) => cpu(x.off))))));
-        rows.push({ ...loadRow(`emulator.${kind}.log-on`, label('on'), on, `${cpuNote(median(runs.map((x) => cpu(x.on))))}; on/off by run: ${perRun(ratios)}`), ratio: median(ratios) });
+        const onNote = `${cpuNote(median(runs.map((x) => cpu(x.on))))}; on/off ${perRun([median(ratios)])} (median; by run: ${perRun(ratios)}); not a target`;
+        rows.push({ ...loadRow(`emulator.${kind}.log-on`, label('on'), on, onNote), ratio: median(ratios) });
         rows.push({
           id: `emulator.${kind}.log-cpu`,
           label: `the log's own emulator CPU per ${kind.toUpperCase()}, share of the request's`,
           ratio: median(shares),
-          note: `by run: ${perRun(shares)} (${runs.map((x) => `${((cpu(x.on) - cpu(x.off)) * 1000).toFixed(1)} µs`).join(' / ')})`,
+          note: `${perRun([median(shares)])} (median; by run: ${perRun(shares)}: ${runs.map((x) => `${((cpu(x.on) - cpu(x.off)) * 1000).toFixed(1)} µs`).join(' / ')}); not a target`,
         });
       }
     },
@@ -99,11 +103,4 @@ async function fullLogMemory(ctx: BenchContext, log: string): Promise<{ before: 
   }
 }
 
-export const requestLog: Scenario = {
-  name: 'requestlog',
-  run,
-  targets: KINDS.flatMap((kind) => [
-    ratioTarget(`emulator.${kind}.log-on`, 'req/s ≥ 90% of the log off', 0.9, false),
-    ratioTarget(`emulator.${kind}.log-cpu`, "≤ 10% of the request's CPU", 0.1, true),
-  ]),
-};
+export const requestLog: Scenario = { name: 'requestlog', run };

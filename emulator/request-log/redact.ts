@@ -66,7 +66,9 @@ export interface HeldSecrets {
   holds(token: string): boolean;
 }
 export const NO_HELD_SECRETS: HeldSecrets = { holds: () => false };
-const LONG_TOKEN = /[A-Za-z0-9_-]{32,}/g;
+// Only from a run's first character: tried inside a run too short to match, the search would read
+// the rest of that run again from every position (most of the cost of a body's quick tests).
+const LONG_TOKEN = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32,}/g;
 const KEY_IN_TEXT = /svc_(?:test|live)_[A-Za-z0-9]+|svc_ctl_[A-Za-z0-9_-]+/g;
 
 // ASCII and full-width digits; between two of them up to 8 separators.
@@ -126,16 +128,29 @@ function tooFewDigits(s: string): boolean {
 const hasCard = (s: string) => !tooFewDigits(s) && (s.match(DIGIT_RUN) ?? []).some(holdsCard);
 const maskRuns = (s: string) => s.replace(DIGIT_RUN, (run) => (holdsCard(run) ? maskDigits(run) : run));
 
+/** The stretches of `s` where a card is looked for: between its ids, times and addresses (each with the one that ends it). */
+function* stretches(s: string): Generator<[string, string]> {
+  let from = 0;
+  for (const m of s.matchAll(NOT_A_CARD)) {
+    yield [s.slice(from, m.index), m[0]];
+    from = m.index + m[0].length;
+  }
+  yield [s.slice(from), ''];
+}
+
 /** Card numbers masked, but never the digits of an id, a time or an address (looked for only once a run passes Luhn). */
 function maskCards(s: string): string {
   if (!hasCard(s)) return s;
   let out = '';
-  let from = 0;
-  for (const m of s.matchAll(NOT_A_CARD)) {
-    out += maskRuns(s.slice(from, m.index)) + m[0];
-    from = m.index + m[0].length;
-  }
-  return out + maskRuns(s.slice(from));
+  for (const [part, id] of stretches(s)) out += maskRuns(part) + id;
+  return out;
+}
+
+/** Whether maskCards would change `s`, without making the masked copy (the walk masks, once). */
+function holdsCardOutsideIds(s: string): boolean {
+  if (!hasCard(s)) return false;
+  for (const [part] of stretches(s)) if (hasCard(part)) return true;
+  return false;
 }
 
 const maskKeys = (s: string) => (s.includes('svc_') ? s.replace(KEY_IN_TEXT, maskSecret) : s);
@@ -198,7 +213,7 @@ export function redactPath(url: string, held: HeldSecrets = NO_HELD_SECRETS): st
  * passes Luhn one time in ten, and would send most lists to the walk.
  */
 const mayHoldSecret = (text: string, held: HeldSecrets) =>
-  text.includes('\\') || text.includes('svc_') || SECRET_FIELD_TEXT.test(text) || maskCards(text) !== text || holdsHeld(text, held);
+  text.includes('\\') || text.includes('svc_') || SECRET_FIELD_TEXT.test(text) || holdsCardOutsideIds(text) || holdsHeld(text, held);
 
 /** A parsed JSON value with every secret taken out by the same rules (the dashboard's views too); `changed` says whether one was. */
 export function redactValue(value: unknown, held: HeldSecrets = NO_HELD_SECRETS): { value: unknown; changed: boolean } {
