@@ -7,17 +7,12 @@ import { splitList } from '../../values.js';
 import { merchantScope, type MerchantFlags } from './merchant.js';
 import { forMerchant } from './wallets.js';
 import type { CliIO } from '../../io.js';
+import type { ControlResponse } from '../../../client/control.js';
 
 // Issuing cards is dashboard work (the merchant API only redeems): gift-card wallets (a
 // customer's pocket at a merchant) and fleet cards.
 
-interface GiftWallet {
-  id: string;
-  environment: string;
-  currency: string;
-  balance: number;
-  holder_phone?: string | null;
-}
+type GiftWallet = ControlResponse<'issueGiftCardWallet'>;
 
 export async function giftList(_a: string[], flags: MerchantFlags, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);

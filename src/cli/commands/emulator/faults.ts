@@ -5,6 +5,7 @@ import { controlContext } from '../../control-context.js';
 import type { CommonFlags, FlagsOf } from '../../flags.js';
 import type { EMULATOR } from './flags.js';
 import type { CliIO } from '../../io.js';
+import type { ControlResponse } from '../../../client/control.js';
 import { codeOf, messageOf } from '../../../../contract/errors.js';
 
 // `svc emulator faults add|list|remove|clear|log|presets|apply`: fault injection through the
@@ -90,19 +91,7 @@ export function readFaultFile(file: string, name: string): FaultSpec[] {
   return parsed.data;
 }
 
-interface ShownFault {
-  id: string;
-  kind: string;
-  route?: string;
-  deliveries?: { event_type?: string; endpoint_id?: string };
-  provider?: string;
-  status?: number;
-  after_commit: boolean;
-  remaining: number | null;
-  probability?: number;
-  fired: number;
-  until?: string;
-}
+type ShownFault = ControlResponse<'addFault'>;
 
 const targetOf = (f: ShownFault) =>
   f.route ?? (f.deliveries ? `deliveries${f.deliveries.event_type ? ` ${f.deliveries.event_type}` : ''}${f.deliveries.endpoint_id ? ` → ${f.deliveries.endpoint_id}` : ''}` : `provider ${f.provider}`);

@@ -2,16 +2,13 @@ import { controlContext } from '../../control-context.js';
 import type { CommonFlags } from '../../flags.js';
 import { UsageError } from '../../errors.js';
 import type { CliIO } from '../../io.js';
+import type { ControlResponse } from '../../../client/control.js';
 
 // `svc emulator payout-provider`: what the emulated payout provider answers. The default comes
 // from `svc emulator start --payout-outcome/--payout-delay`; queued outcomes apply to the next
 // payouts accepted, so a script can make one payout fail without restarting the emulator.
 
-interface ProviderState {
-  resolve_ms: number;
-  default_outcome: 'completed' | 'failed';
-  queued_outcomes: Array<'completed' | 'failed'>;
-}
+type ProviderState = ControlResponse<'payoutProvider'>;
 
 export async function show(_a: string[], flags: CommonFlags, io: CliIO): Promise<void> {
   const ctx = controlContext(flags, io);
