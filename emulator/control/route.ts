@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import type { z } from 'zod';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/store.js';
@@ -21,7 +20,8 @@ interface ControlInput<B, Q, P> {
   params: P;
 }
 
-type AnyInput = ControlInput<unknown, unknown, Request['params']>;
+// Path parameters as Express gives them (a wildcard's is a list); no Express type: the package's declarations name none.
+type AnyInput = ControlInput<unknown, unknown, Record<string, string | string[]>>;
 
 /** What the control router mounts: one route's facts, its schemas and its handler. */
 export interface ControlRoute extends Omit<ControlRouteFacts, 'method'>, RouteSchemas {

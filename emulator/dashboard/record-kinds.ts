@@ -117,6 +117,21 @@ const pick = (view: { status?: unknown; currency?: unknown }, amount: number | n
   name,
 });
 
+/** Payments and charges: one collection, one view; a charge is a payment with a mandate. */
+function payments(id: string, label: string, charges: boolean): RecordKind {
+  return kind({
+    id,
+    label,
+    section: 'records',
+    apiAnswer: 'data of GET /v1/api/payments/{id}',
+    collection: PAYMENTS,
+    has: (r: PaymentRecord) => Boolean(r.mandate_id) === charges,
+    created: createdAt,
+    view: (_s, r: PaymentRecord) => toPublicPayment(r),
+    summary: (v) => pick(v, v.amount),
+  });
+}
+
 export const KINDS: RecordKind[] = [
   kind({
     id: 'payment-links',
@@ -128,17 +143,7 @@ export const KINDS: RecordKind[] = [
     view: (s, r: LinkRecord) => toPublicLink(r, s.clock.now()),
     summary: (v) => ({ ...pick(v, v.amount, v.title), noAmount: 'any amount' }),
   }),
-  kind({
-    id: 'payments',
-    label: 'Payments',
-    section: 'records',
-    apiAnswer: 'data of GET /v1/api/payments/{id}',
-    collection: PAYMENTS,
-    has: (r: PaymentRecord) => !r.mandate_id,
-    created: createdAt,
-    view: (_s, r: PaymentRecord) => toPublicPayment(r),
-    summary: (v) => pick(v, v.amount),
-  }),
+  payments('payments', 'Payments', false),
   kind({
     id: 'mandates',
     label: 'Mandates',
@@ -149,17 +154,7 @@ export const KINDS: RecordKind[] = [
     view: (s, r: MandateRecord) => toPublicMandate(s, r),
     summary: (v) => pick(v, v.max_amount_cents, v.customer_ref),
   }),
-  kind({
-    id: 'charges',
-    label: 'Charges',
-    section: 'records',
-    apiAnswer: 'data of GET /v1/api/payments/{id}',
-    collection: PAYMENTS,
-    has: (r: PaymentRecord) => Boolean(r.mandate_id),
-    created: createdAt,
-    view: (_s, r: PaymentRecord) => toPublicPayment(r),
-    summary: (v) => pick(v, v.amount),
-  }),
+  payments('charges', 'Charges', true),
   kind({
     id: 'payroll-runs',
     label: 'Payroll runs',
