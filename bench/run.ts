@@ -16,6 +16,7 @@ import { coverage } from './scenarios/coverage.js';
 import { parity } from './scenarios/parity.js';
 import { exe } from './scenarios/exe.js';
 import { start } from './scenarios/start.js';
+import { messageOf } from '../contract/errors.js';
 
 // `npm run bench`: builds, then measures everything in one run on this machine and prints
 // ONE table on stdout (progress goes to stderr). Not a test: nothing here asserts; targets
@@ -82,8 +83,8 @@ async function main(): Promise<number> {
       try {
         rows.push(...(await scenario.run(ctx)));
       } catch (err) {
-        failures.push(`${scenario.name}: ${(err as Error).stack ?? String(err)}`);
-        ctx.log(`scenario ${scenario.name} failed: ${(err as Error).message}`);
+        failures.push(`${scenario.name}: ${(err instanceof Error && err.stack) || String(err)}`);
+        ctx.log(`scenario ${scenario.name} failed: ${messageOf(err)}`);
       }
     }
   } finally {

@@ -1,4 +1,5 @@
 import { Pool } from 'undici';
+import { messageOf } from '../../contract/errors.js';
 
 // The load generator: a fixed number of connections, each with one request in flight
 // (pipelining 1). Latency is measured per request from send to the last byte of the body,
@@ -110,7 +111,7 @@ export class Load {
           if (keep) this.latencies.push(performance.now() - t0);
           if (res.statusCode !== this.spec.expectStatus) this.fail(`${req.method} ${req.path} → ${res.statusCode} ${text.slice(0, 200)}`);
         } catch (err) {
-          this.fail(`${req.method} ${req.path} → ${(err as Error).message}`);
+          this.fail(`${req.method} ${req.path} → ${messageOf(err)}`);
         }
       }
     };

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { messageOf } from '../../contract/errors.js';
 
 // Two network hosts on one machine: two network namespaces joined by a veth pair, each with
 // its own /etc/netns/<ns>/hosts naming both sides (`svc`: the emulator's host, `app`: the
@@ -61,7 +62,7 @@ function probe(): string | undefined {
   try {
     ip(['netns', 'add', name]);
   } catch (err) {
-    return `root cannot create a network namespace here (${(err as Error).message}); the container needs CAP_SYS_ADMIN and CAP_NET_ADMIN`;
+    return `root cannot create a network namespace here (${messageOf(err)}); the container needs CAP_SYS_ADMIN and CAP_NET_ADMIN`;
   }
   ip(['netns', 'del', name]);
   return undefined;

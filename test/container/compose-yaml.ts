@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { messageOf } from '../../contract/errors.js';
 
 // A reader for the subset of YAML examples/compose/docker-compose.yml is written in, so the
 // suite checks the file without a YAML dependency: block mappings indented by two spaces,
@@ -17,7 +18,7 @@ function scalar(raw: string, line: number): Yaml {
     try {
       return JSON.parse(value) as Yaml;
     } catch (err) {
-      throw new Error(`line ${line}: not a one-line JSON-style value: ${value} (${(err as Error).message})`);
+      throw new Error(`line ${line}: not a one-line JSON-style value: ${value} (${messageOf(err)})`);
     }
   }
   if (/^['&*!|>%@`]|\s#/.test(value)) throw new Error(`line ${line}: outside the subset this reader knows: ${value}`);

@@ -1,3 +1,5 @@
+import { messageOf } from '../../contract/errors.js';
+
 // A reader for the YAML of the README's GitHub Actions snippet, so the test checks it without a
 // YAML dependency. test/container/compose-yaml.ts reads the compose file and refuses on purpose
 // what this snippet needs (a list of steps, a folded `>-` string, trailing comments), so this is
@@ -23,7 +25,7 @@ function scalar(raw: string, line: number): Yaml {
     try {
       return JSON.parse(value) as Yaml;
     } catch (err) {
-      throw new Error(`line ${line}: not a one-line JSON-style value: ${value} (${(err as Error).message})`);
+      throw new Error(`line ${line}: not a one-line JSON-style value: ${value} (${messageOf(err)})`);
     }
   }
   if (/^['&*!|%@`]/.test(value)) throw new Error(`line ${line}: outside the subset this reader knows: ${value}`);
