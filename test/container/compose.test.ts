@@ -13,8 +13,8 @@ import { mountPoint, processesUnavailable, readOnlyWorkdir, runToEnd, start, uid
 
 // examples/compose: the emulator image configured by environment only, an app that verifies
 // webhooks, and a test service that runs the JS checks and the repository's Python and Java
-// example suites. Docker is not here, so the first test reads the file (in the YAML subset
-// compose-yaml.ts knows) and holds it to the Dockerfile (its own CMD, health check, volume,
+// example suites. Docker is not here, so the first test reads the file (with `yaml`, as
+// compose-yaml.ts does) and holds it to the Dockerfile (its own CMD, health check, volume,
 // port), to the emulator's option table (every SVC_* value valid) and to itself (every name
 // another service uses is allowed, the token is one variable). The second runs the three
 // services as processes on two network hosts named svc and app (bench/lib/netns.ts; the test
@@ -31,9 +31,9 @@ const image = readDockerfile(packageFile('Dockerfile'));
 type Service = { [key: string]: Yaml };
 const services = compose.services as Record<string, Service>;
 const list = (v: Yaml | undefined) => v as string[];
-const map = (v: Yaml | undefined) => (v ?? {}) as Record<string, string>;
+const map = (v: Yaml | undefined) => (v ?? {}) as Record<string, string | number | boolean>;
 /** The service's environment with ${…} filled from .env. */
-const environment = (s: Service) => Object.fromEntries(Object.entries(map(s.environment)).map(([k, v]) => [k, interpolate(v, dotEnv)]));
+const environment = (s: Service) => Object.fromEntries(Object.entries(map(s.environment)).map(([k, v]) => [k, interpolate(String(v), dotEnv)]));
 /** The emulator's option of each SVC_* variable (commands/emulator/flags.ts). */
 const OPTIONS = new Map<string, FlagSpec>(Object.values(START).map((spec: FlagSpec) => [spec.env!, spec]));
 

@@ -8,11 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { parse as parseYaml } from 'yaml';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { startEmulator as startInProcess } from '../../src/testing/index.js';
 import { createNetnsPair, netnsUnavailable, type NetnsPair } from '../helpers/netns.js';
 import { startSvc, svcBin, type SvcProcess } from '../helpers/svc-process.js';
-import { parseActionsYaml, type Yaml } from './actions-yaml.js';
 import { isJest, isNodeTest, isServer, node, repo, writeJestProject, writeTypeScriptProject, type Output } from './code-blocks.js';
 import { compareShape, parseElided, type ShapeOptions } from './json-shape.js';
 import { PAGES, readBlocks, strayMarks, where, type Block } from './readme-blocks.js';
@@ -30,7 +30,7 @@ import { parseCommands, ShellRun, type Ran, type ShellSetup } from './shell-bloc
 // - ```js jest blocks: jest (the devDependency) in a fresh CommonJS project, its default mode;
 // - ```json and bare blocks: compared with a real answer of the same kind (json-shape.ts): the
 //   ready line, a delivery, the live stream's messages, the data dir's files;
-// - ```yaml (the GitHub Actions job): read by actions-yaml.ts; its keys checked, the emulator
+// - ```yaml (the GitHub Actions job): read with `yaml`; its keys checked, the emulator
 //   started with the service's environment, and the svc commands it names (the health command,
 //   the step's `npx svc …`) run with the environment the job gives them.
 
@@ -466,11 +466,12 @@ async function checkStream(block: Block): Promise<void> {
 
 // --- yaml: the GitHub Actions job ----------------------------------------------------------------
 
+type Yaml = string | number | boolean | null | Yaml[] | { [key: string]: Yaml };
 const mapping = (v: Yaml | undefined, what: string) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v : assert.fail(`${what} is not a mapping`));
 const text = (v: Yaml | undefined, what: string) => (typeof v === 'string' ? v : assert.fail(`${what} is not a string`));
 
 async function checkActions(block: Block): Promise<void> {
-  const doc = parseActionsYaml(block.text);
+  const doc = mapping(parseYaml(block.text, { uniqueKeys: true }) as Yaml, 'the job');
   const job = mapping(mapping(doc.jobs, 'jobs').test, 'jobs.test');
   assert.deepEqual(Object.keys(job), ['runs-on', 'services', 'env', 'steps']);
   const service = mapping(mapping(job.services, 'services').svc, 'services.svc');
