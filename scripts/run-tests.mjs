@@ -107,20 +107,12 @@ const removeRunTmp = () => {
 };
 
 function signalGroup(group, signal) {
-  try {
-    process.kill(-group, signal);
-  } catch {
-    // ESRCH: the group is already empty.
-  }
+  try { process.kill(-group, signal); } catch { /* ESRCH: the group is already empty. */ }
 }
 
 /** Whether a process still runs (a zombie, dead but not yet reaped by its parent, does not). */
 function runs(pid) {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
+  try { return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8')); } catch { return false; }
 }
 
 /**

@@ -49,11 +49,7 @@ function processState() {
 /** What differs, named (values are left out: an env var may hold a key). */
 function changes(a, b) {
   const out = [];
-  for (const k of new Set([...Object.keys(a.env), ...Object.keys(b.env)])) {
-    if (!(k in a.env)) out.push(`process.env.${k} added`);
-    else if (!(k in b.env)) out.push(`process.env.${k} removed`);
-    else if (a.env[k] !== b.env[k]) out.push(`process.env.${k} changed`);
-  }
+  for (const k of new Set([...Object.keys(a.env), ...Object.keys(b.env)])) if (a.env[k] !== b.env[k]) out.push(`process.env.${k} ${!(k in a.env) ? 'added' : !(k in b.env) ? 'removed' : 'changed'}`);
   if (a.cwd !== b.cwd) out.push(`cwd changed from ${a.cwd} to ${b.cwd}`);
   for (const e of new Set([...a.listeners.keys(), ...b.listeners.keys()])) {
     const [was, is] = [a.listeners.get(e) ?? 0, b.listeners.get(e) ?? 0];
