@@ -13,6 +13,7 @@ import { EVENTS, type EventRecord } from '../resources/events/outbox.js';
 import type { Environment } from '../resources/merchants/records.js';
 import { type DeliveryRecord, type StoredAttempt } from './records.js';
 import type { LoggedRequest } from '../request-log/log.js';
+import { redactBody, redactValue, type HeldSecrets } from '../request-log/redact.js';
 
 // GET /emulator/stream: the live feed of a merchant key's events and delivery attempts, as
 // Server-Sent Events (the protocol is in docs/webhooks.md, "The live stream").
@@ -89,7 +90,18 @@ export function attemptMessage(d: DeliveryRecord, a: StoredAttempt): Message {
   };
 }
 
-const frame = (m: Message) => `event: ${m.kind}\nid: ${m.cursor}\ndata: ${JSON.stringify(m.data)}\n\n`;
+const frame = (m: Message, data: unknown = m.data) => `event: ${m.kind}\nid: ${m.cursor}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * A message as the dashboard shows it: the event body through the rules its Events page uses
+ * (request-log/redact.ts), then every other field, so a card, key, PIN or OTP a merchant put in
+ * metadata reaches no byte of the dashboard's feed. A merchant's own stream is the API's data
+ * returned to its owner, as GET /v1 returns it: not redacted (docs/secrets.md).
+ */
+function shownFrame(m: Message, held: HeldSecrets): string {
+  const data = typeof m.data.body === 'string' ? { ...m.data, body: redactBody(m.data.body, held) } : m.data;
+  return frame(m, redactValue(data, held).value);
+}
 
 export class StreamHub {
   private readonly clients = new Set<Client>();
@@ -209,7 +221,12 @@ export class StreamHub {
     fresh.sort((a, b) => (a.cursor < b.cursor ? -1 : 1));
     this.lastCursor = fresh[fresh.length - 1].cursor;
     if (this.clients.size === 0) return;
+    let shown: string | undefined; // the dashboard's feed: every message, redacted once for all its clients
     for (const client of this.clients) {
+      if (client.merchantId === null) {
+        this.write(client, (shown ??= fresh.map((m) => shownFrame(m, this.services.secrets)).join('')));
+        continue;
+      }
       let text = '';
       for (const m of fresh) if (inScope(client, m) && wants(client, m.type)) text += frame(m);
       if (text) this.write(client, text);

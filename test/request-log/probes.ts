@@ -8,16 +8,17 @@ import { rawRequest } from '../helpers/raw-http.js';
 // Issue 46's battery of secrets: over 200 probes, each a request that carries one secret (a value
 // made fresh for the run) somewhere an emulator reads or writes it: in the path, the query under a
 // secret name in every case style or under a plain one, the idempotency key, the trace id, JSON
-// bodies (refused, or stored as a link's metadata and echoed back), form-encoded, broken and plain
-// text bodies, the paths of the control API, the dashboard and the checkout pages (the console's
-// request line), the dashboard's login link, requests a fault fires on (the fault line), and an
-// OTP sent for real (the SMS line). The kinds: keys (test, live, control; real and made up), the
-// control token, an endpoint's signing secret, the words of the one list (pin, otp, password,
-// token, api key, cvv, session id, authorization…), codes of 4-8 digits, and card numbers in every
-// spelling (spaces, dashes, dots, NBSP, zero-width spaces, colons, pipes, runs of separators,
-// full-width, glued to letters). request-log/secrets.test.ts sends them to `svc emulator start`, to
-// `svc emulator exec` (this file as its command: `node probes.js <out.json>`) and to the testing
-// API, then greps every byte of every surface for each one.
+// bodies (refused, or stored as a link's metadata, echoed back and carried by the event of the
+// link's payment), form-encoded, broken and plain text bodies, the paths of the control API, the
+// dashboard and the checkout pages (the console's request line), the dashboard's login link,
+// requests a fault fires on (the fault line), and an OTP sent for real (the SMS line). The kinds:
+// keys (test, live, control; real and made up), the control token, an endpoint's signing secret,
+// the words of the one list (pin, otp, password, token, api key, cvv, session id,
+// authorization…), codes of 4-8 digits, and card numbers in every spelling (spaces, dashes, dots,
+// NBSP, zero-width spaces, colons, pipes, runs of separators, full-width, glued to letters).
+// request-log/secrets.test.ts sends them to `svc emulator start`, to `svc emulator exec` (this
+// file as its command: `node probes.js <out.json>`) and to the testing API, then greps every
+// byte of every surface for each one (the dashboard's live feed among them).
 
 export interface Secret {
   /** What it is and where it was sent. */
@@ -85,7 +86,14 @@ export async function sendProbes({ base, controlToken }: ProbeTarget): Promise<S
     if (opts.body !== undefined) headers['content-type'] = opts.type ?? 'application/json';
     return rawRequest(base, method, path, { headers, body: opts.body });
   };
-  const link = (metadata: Record<string, string>) => send('POST', '/v1/api/payment-links', { body: JSON.stringify({ title: 'Probe', amount: 500, currency: 'USD', metadata }), headers: { 'x-idempotency-key': `probe-${hex()}` } });
+  // A link holding the secret in its metadata, then paid: the payment.completed event carries the
+  // link's metadata (the live stream, the dashboard's feed and Events page show event bodies).
+  const link = async (metadata: Record<string, string>) => {
+    const made = await send('POST', '/v1/api/payment-links', { body: JSON.stringify({ title: 'Probe', amount: 500, currency: 'USD', metadata }), headers: { 'x-idempotency-key': `probe-${hex()}` } });
+    if (made.status !== 201) throw new Error(`the link was not made: ${made.status} ${made.text}`);
+    const paid = await send('POST', `/v1/api/payment-links/${made.json.data.id}/simulate`, { body: '{}' });
+    if (paid.status !== 201) throw new Error(`the link was not paid: ${paid.status} ${paid.text}`);
+  };
   const secret = (what: string, value: string, extra: Partial<Secret> = {}) => (secrets.push({ what, value, ...extra }), value);
 
   // A fault that fires on every GET of one payment: the console's fault line names the path and the trace id.
@@ -133,7 +141,8 @@ export async function sendProbes({ base, controlToken }: ProbeTarget): Promise<S
   }
 
   // Keys and tokens, real and made up, and the endpoint's signing secret: wherever a value goes.
-  const endpoint = await send('POST', '/v1/api/webhook-endpoints', { body: JSON.stringify({ url: 'https://example.test/hooks', events: ['payment.completed'] }) });
+  // Subscribed to a type the battery never fires: no delivery leaves for example.test.
+  const endpoint = await send('POST', '/v1/api/webhook-endpoints', { body: JSON.stringify({ url: 'https://example.test/hooks', events: ['payroll_run.completed'] }) });
   if (endpoint.status !== 201) throw new Error(`no endpoint: ${endpoint.status} ${endpoint.text}`);
   const keyed: Array<[string, string]> = [
     ['the test key in use', KEYS.acmeTest],

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +20,9 @@ import { sendProbes, type Secret } from './probes.js';
 //   so its stdout and stderr are what `docker logs` shows; then every request-log surface (the
 //   control API's list and each entry, `svc logs list` and `svc logs get` in human, --json and
 //   --curl forms, the dashboard's Logs pages, the log in GET /_emulator/snapshot, its files),
-//   and every dashboard page (events, endpoints, each record kind and each record, wallets,
-//   approvals, time, faults);
+//   every dashboard page (events, endpoints, each record kind and each record, wallets,
+//   approvals, time, faults) and the dashboard's live feed (GET /dashboard/stream, open while the
+//   battery runs: the event of each paid link carries its metadata);
 // - `svc emulator exec`, whose command is the battery itself: exec's stdout and stderr (the fault
 //   and SMS lines an emulator under exec writes);
 // - the testing API's in-process emulator: its requests().
@@ -59,6 +61,24 @@ function assertClean(secrets: Secret[], surface: string, text: string, opts?: { 
   assert.deepEqual(found, [], `${surface} holds ${found.length} secret(s):\n${found.join('\n')}\n--- ${surface} ---\n${text.slice(0, 3000)}`);
 }
 
+/** The dashboard's live feed, open until closed: every byte it sent. */
+async function openFeed(base: string): Promise<{ text(): string; until(marker: string): Promise<void>; close(): void }> {
+  let text = '';
+  let waiter: { marker: string; ok(): void } | undefined;
+  const res = await new Promise<IncomingMessage>((ok, fail) => httpRequest(new URL('/dashboard/stream', base), ok).on('error', fail).end());
+  assert.equal(res.statusCode, 200);
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => {
+    text += chunk;
+    if (waiter && text.includes(waiter.marker)) waiter.ok();
+  });
+  return {
+    text: () => text,
+    until: (marker) => new Promise<void>((ok) => (text.includes(marker) ? ok() : (waiter = { marker, ok }))),
+    close: () => res.destroy(),
+  };
+}
+
 /** Every entry of the request log, newest first, through the control API's pages; and the pages' text. */
 async function allEntries(base: string): Promise<{ entries: Array<{ id: string; path: string }>; pages: string }> {
   const entries: Array<{ id: string; path: string }> = [];
@@ -84,6 +104,7 @@ test('svc emulator start, set up as the Dockerfile does: no probe reaches its co
   try {
     await run.waitFor(/Stop: Ctrl-C/);
     const base: string = JSON.parse(readFileSync(join(dataDir, 'emulator.json'), 'utf8')).local_url;
+    const feed = await openFeed(base);
     const secrets = await sendProbes({ base, controlToken });
     assert.ok(secrets.length >= 200, `${secrets.length} probes`);
     const check = (surface: string, text: string) => assertClean(secrets, surface, text);
@@ -146,6 +167,19 @@ test('svc emulator start, set up as the Dockerfile does: no probe reaches its co
     assert.ok(records >= 50, `${records} record pages`);
     assert.match(dashboard, /\[redacted\]/, 'the stored metadata is on the dashboard, redacted');
     assertClean(secrets, 'the dashboard', dashboard, { inbox: true });
+
+    // The dashboard's live feed: every event and attempt of the battery. A last paid link marks
+    // the end (the feed is one ordered stream: once its event is there, every earlier one is).
+    const marker = `feed-end-${randomBytes(6).toString('hex')}`;
+    const last = await rawRequest(base, 'POST', '/v1/api/payment-links', { headers: { authorization: `Bearer ${KEYS.acmeTest}`, 'content-type': 'application/json', 'x-idempotency-key': marker }, body: JSON.stringify({ title: marker, amount: 500 }) });
+    assert.equal((await rawRequest(base, 'POST', `/v1/api/payment-links/${last.json.data.id}/simulate`, { headers: { authorization: `Bearer ${KEYS.acmeTest}`, 'content-type': 'application/json' }, body: '{}' })).status, 201);
+    await feed.until(marker);
+    feed.close();
+    assert.ok((feed.text().match(/^event: event$/gm) ?? []).length >= 50, 'the events of the paid links are in the feed');
+    check("the dashboard's live feed (GET /dashboard/stream)", feed.text());
+    // Not vacuous: the metadata is in it, redacted.
+    assert.match(feed.text(), /\[redacted\]/);
+    assert.match(feed.text(), /\*{11}\d{4}/, 'a card in metadata is in the feed, masked');
 
     // The files: everything written (a compaction writes what waits), every byte read.
     assert.equal((await rawRequest(base, 'POST', '/_emulator/store/compact')).status, 200);
