@@ -3,6 +3,7 @@ import type { Services } from '../services.js';
 import { messagePage, sendPage } from './layout.js';
 import { localOnly } from '../http/local-guard.js';
 import { DOORS } from '../http/doors.js';
+import { StoreWriteError, STORE_RETRY_AFTER_SECONDS } from '../store/store-write-error.js';
 import { mountCheckout } from './checkout.js';
 import { mountCardMandate } from './mandate.js';
 import { mountWalletMandate } from './wallet-mandate.js';
@@ -32,6 +33,11 @@ function checkoutPages(services: Services): Router {
   router.use((err: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
     if (err.status && err.status >= 400 && err.status < 500) {
       return sendPage(res, err.status, messagePage({ title: 'Form not accepted' }, 'Form not accepted', err.message));
+    }
+    if (err instanceof StoreWriteError) {
+      // The disk refused the write and it was rolled back: what the JSON APIs answer 503 (row 223), as a page.
+      res.set('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
+      return sendPage(res, 503, messagePage({ title: 'Try again shortly' }, 'Try again shortly', `The emulator could not save this: ${err.reason}. Nothing was charged or approved; try again in a few seconds.`));
     }
     services.log.warn(`checkout page failed: ${err.stack ?? err.message}`);
     sendPage(res, 500, messagePage({ title: 'Something went wrong' }, 'Something went wrong', 'The emulator hit an internal error; see its console. Nothing was charged.'));

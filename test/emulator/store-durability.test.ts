@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { idem, request, tempDir } from '../helpers/emulator.js';
+import { idem, KEYS, request, tempDir } from '../helpers/emulator.js';
 import { startSvc, svcProcesses, type SvcProcess } from '../helpers/svc-process.js';
 import { COMPACTION_STEPS } from '../../emulator/store/file-store.js';
 
@@ -75,6 +75,70 @@ test('a journal append that fails (ENOSPC, then EIO on fsync) is a 503 that keep
       again.child.kill('SIGTERM');
       assert.equal(await again.done, 0);
     }
+  } finally {
+    await procs.end();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(faults, { force: true });
+  }
+});
+
+/** A hosted page's form posted as a browser posts it (no redirect followed). */
+const postForm = (url: string, fields: Record<string, string>) =>
+  fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+const tokenOf = (page: string) => /name="token" value="([^"]+)"/.exec(page)?.[1] ?? assert.fail(`no form token in ${page.slice(0, 300)}`);
+
+/** A refused write on a hosted page: 503 with Retry-After (as the JSON APIs answer, row 223), an HTML page that says to try again. */
+async function assertTryAgain(res: Response, why: string): Promise<void> {
+  const page = await res.text();
+  assert.equal(res.status, 503, `${why}: ${page.slice(0, 300)}`);
+  assert.equal(res.headers.get('retry-after'), '5', why);
+  assert.match(res.headers.get('content-type') ?? '', /^text\/html/, why);
+  assert.match(page, /<h1>Try again shortly<\/h1>/, why);
+  assert.match(page, /the disk is full \(ENOSPC\).*Nothing was charged or approved; try again in a few seconds/s, why);
+}
+
+test('the hosted pages answer a refused write with a 503 page and Retry-After; nothing is charged or approved, and the same form works once the disk does', async (t) => {
+  const dataDir = tempDir('svc-pages-enospc-');
+  const faults = `${dataDir}-faults`;
+  const procs = svcProcesses(t.signal);
+  try {
+    const svc = await procs.start(['--port', '0', '--data-dir', dataDir, '--quiet', '--rate-limit', 'off'], { SVC_TEST_STORE_FAULTS: faults });
+    const { base_url: base, checkout_url: checkout } = svc.ready;
+    const made = await link(base, 'paid on its page');
+    assert.equal(made.status, 201, made.text);
+    const page = `${checkout}/${made.json.data.link_code}`;
+
+    // The first page of a fresh store writes the secret its form tokens are signed with.
+    writeFileSync(faults, 'write ENOSPC\n');
+    await assertTryAgain(await fetch(page), 'GET of the first form');
+    rmSync(faults);
+    const token = tokenOf(await (await fetch(page)).text());
+    const card = { token, method: 'card', number: '4242424242424242', expiry: '12/34', cvc: '123' };
+    writeFileSync(faults, 'write ENOSPC\n');
+    await assertTryAgain(await postForm(page, card), 'the card payment');
+    rmSync(faults);
+    const unpaid = await request(base, 'GET', `/v1/api/payment-links/${made.json.data.id}`);
+    assert.equal(unpaid.json.data.payment_count, 0, 'nothing was charged');
+    // The payer presses Pay again: the same form (its token was not spent) pays once.
+    const paid = await postForm(page, card);
+    assert.equal(paid.status, 303, await paid.text());
+    assert.match(paid.headers.get('location') ?? '', /\/payments\/pay_\w+$/);
+    assert.equal((await request(base, 'GET', `/v1/api/payment-links/${made.json.data.id}`)).json.data.payment_count, 1);
+
+    // An approval page (a live card mandate) the same way.
+    const live = KEYS.acmeLive;
+    const mandate = await request(base, 'POST', '/v1/api/mandates', { key: live, body: { rail: 'card', customer_ref: 'cus_disk', currency: 'USD', max_amount_cents: 5000 }, idempotencyKey: idem() });
+    assert.equal(mandate.status, 201, mandate.text);
+    const approval: string = mandate.json.data.approval_url;
+    const save = { token: tokenOf(await (await fetch(approval)).text()), number: '4242424242424242', expiry: '11/33', cvc: '123' };
+    writeFileSync(faults, 'write ENOSPC\n');
+    await assertTryAgain(await postForm(approval, save), 'the mandate approval');
+    rmSync(faults);
+    const mandateNow = () => request(base, 'GET', `/v1/api/mandates/${mandate.json.data.mandate.id}`, { key: live });
+    assert.equal((await mandateNow()).json.data.status, 'pending', 'nothing was approved');
+    const saved = await postForm(approval, save);
+    assert.equal(saved.status, 303, await saved.text());
+    assert.equal((await mandateNow()).json.data.status, 'active');
   } finally {
     await procs.end();
     rmSync(dataDir, { recursive: true, force: true });
