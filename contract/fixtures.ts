@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parseWorldJson } from './world-json.js';
 import { z } from 'zod';
 import { SCOPES } from './scopes.js';
 import { KEY_PATTERN } from './keys.js';
@@ -100,8 +101,7 @@ export class FixturesError extends Error {
 export function readFixtures(path: string, read: () => string = () => readFileSync(path, 'utf8')): FixtureFile {
   let raw: unknown;
   try {
-    // A byte order mark is what some editors (Notepad, PowerShell's Out-File) start a UTF-8 file with; JSON.parse refuses it.
-    raw = JSON.parse(read().replace(/^\uFEFF/, ''));
+    raw = parseWorldJson(read());
   } catch (err) {
     throw new FixturesError(path, [`cannot read the file: ${messageOf(err)}`]);
   }

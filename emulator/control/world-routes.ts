@@ -5,6 +5,7 @@ import { ApiError } from '../errors.js';
 import { parseSnapshot, restoreSnapshot, takeSnapshot } from '../world.js';
 import { snapshotProblem } from '../../contract/control/world.js';
 import { SnapshotName } from '../../contract/snapshot-name.js';
+import { parseWorldJson } from '../../contract/world-json.js';
 import { fixturesJsonSchema } from '../fixtures-schema.js';
 import { defineControl, type ControlRoute } from './route.js';
 import { codeOf, messageOf } from '../../contract/errors.js';
@@ -90,7 +91,7 @@ export const worldControlRoutes: ControlRoute[] = [
       }
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        parsed = parseWorldJson(text);
       } catch {
         throw new ApiError('VALIDATION_ERROR', `The snapshot file of "${name.data}" is not JSON; the world was left as it was.`);
       }

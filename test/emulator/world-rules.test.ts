@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { idem, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
+import { idem, request, startTestEmulator, tempDir, type TestEmulator } from '../helpers/emulator.js';
+import { svcProcesses } from '../helpers/svc-process.js';
 import { packageFile } from '../../emulator/assets.js';
 import { startEmulator } from '../../src/testing/index.js';
 import { runBinary } from '../cli/run-binary.js';
@@ -16,7 +17,8 @@ import { runBinary } from '../cli/run-binary.js';
 // - a wallet whose balance does not match its ledger (+12,345) and an entry for a wallet that
 //   does not exist were restored;
 // - a fixtures file with no merchants started an emulator without a key (restore refuses that
-//   world), and one starting with a UTF-8 byte order mark was refused.
+//   world), and one starting with a UTF-8 byte order mark was refused (so were `--import`'s
+//   world.json and a named snapshot with one, after fixtures took it).
 // Refused means 422 (exit 2 for files given to the CLI) naming the path, and the world as it was.
 
 type Row = Record<string, unknown> & { id: string };
@@ -188,6 +190,38 @@ test('fixtures with no merchant key are refused as a restored world is; a fixtur
     assert.ok(emu.key('acme-test').startsWith('svc_test_'));
   } finally {
     await emu.close();
+  }
+});
+
+test('a world file starting with a UTF-8 BOM is read everywhere a fixtures file is: a named snapshot and --import', async (t) => {
+  const emu = await startTestEmulator();
+  const procs = svcProcesses(t.signal);
+  try {
+    const link = (title: string) => emu.request('POST', '/v1/api/payment-links', { idempotencyKey: idem('bom'), body: { title, amount: 500 } });
+    const kept = await link('in the saved world');
+    assert.equal(kept.status, 201, kept.text);
+    assert.equal((await emu.request('POST', '/_emulator/snapshots', { key: null, body: { name: 'bom' } })).status, 201);
+    const world = readFileSync(join(emu.dataDir!, 'snapshots', 'bom.json'), 'utf8');
+    writeFileSync(join(emu.dataDir!, 'snapshots', 'bom.json'), `\uFEFF${world}`);
+    const later = await link('after the save');
+    assert.equal(later.status, 201, later.text);
+
+    const restored = await emu.request('POST', '/_emulator/snapshots/bom/restore', { key: null });
+    assert.equal(restored.status, 200, restored.text);
+    assert.equal((await emu.request('GET', `/v1/api/payment-links/${kept.json.data.id}`)).status, 200);
+    assert.equal((await emu.request('GET', `/v1/api/payment-links/${later.json.data.id}`)).status, 404, 'the saved world replaced the later one');
+
+    const dir = tempDir('svc-world-rules-bom-');
+    mkdirSync(join(dir, 'world'));
+    writeFileSync(join(dir, 'world', 'world.json'), `\uFEFF${world}`);
+    assert.equal(readFileSync(join(dir, 'world', 'world.json'))[0], 0xef, 'the file starts with the BOM bytes');
+    const imported = await procs.start(['--port', '0', '--data-dir', join(dir, 'data'), '--quiet', '--import', join(dir, 'world')]);
+    const res = await request(imported.ready.base_url, 'GET', `/v1/api/payment-links/${kept.json.data.id}`);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.data.title, 'in the saved world');
+  } finally {
+    await procs.end();
+    await emu.stop();
   }
 });
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { RunningEmulator } from '../../../../emulator/index.js';
 import { UsageError } from '../../errors.js';
 import { codeOf, messageOf } from '../../../../contract/errors.js';
+import { parseWorldJson } from '../../../../contract/world-json.js';
 
 // A world written to a folder (`exec --export-on-exit DIR`) and read back (`start --import
 // DIR`): one snapshot file, world.json, in the format of GET /_emulator/snapshot.
@@ -14,7 +15,7 @@ export async function importWorld(emulator: RunningEmulator, dir: string, name: 
   const file = join(dir, FILE);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = parseWorldJson(readFileSync(file, 'utf8'));
   } catch (err) {
     await emulator.close();
     throw new UsageError(`${name}: cannot read ${file} (${codeOf(err) ?? messageOf(err)}); write one with \`svc emulator exec --export-on-exit ${dir} -- …\`.`);
