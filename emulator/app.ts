@@ -21,7 +21,7 @@ import { refuseDeepJson } from './http/json-depth.js';
 import { describeJsonError } from './http/json-syntax.js';
 import { oneHandlerPerTurn } from './performance/request-turns.js';
 import { watchOf, watchRequest } from './request-log/record.js';
-import { redactPath } from './request-log/redact.js';
+import { clean, redactPath } from './request-log/redact.js';
 
 // The HTTP layer: it only translates. Trace ids, the doors of the non-/v1 surfaces, body
 // parsing, the merchant routes (through the gateway), the control API, and the envelope for
@@ -29,8 +29,12 @@ import { redactPath } from './request-log/redact.js';
 
 interface AppOptions {
   rateLimit: RateLimitConfig | null;
-  /** Log one line per request (to stderr). */
-  logRequests: boolean;
+  /**
+   * Where one line per request goes (the console), already redacted part by part; none: no lines.
+   * Not through services.log, whose last pass over a whole line would read the path's digits on
+   * into the status and the time (`…/+231770000201 404 1.2ms`) and mask them as a card.
+   */
+  requestLine?: (line: string) => void;
 }
 
 
@@ -63,14 +67,15 @@ export function createApp(services: Services, options: AppOptions) {
     if (hasHighBytes(traceId)) keepHeaderBytes(res); // the same bytes back, not their UTF-8
     // Every /v1 request goes into the request log (request-log/record.ts), unless --request-log 0.
     if (services.config.requestLog > 0 && isV1(req)) watchRequest(services, req, res);
-    if (options.logRequests) {
+    const { requestLine } = options;
+    if (requestLine) {
       const start = performance.now();
       res.on('finish', () => {
         const key = res.locals.keyRecord;
-        // As the request log shows it (redacted; services.log cleans the rest): a dashboard login link's token included.
-        services.log.info(
+        // Each part as the request log shows it (path and query redacted: a dashboard login link's token included; the trace id cleaned).
+        requestLine(
           `${req.method} ${redactPath(req.originalUrl, services.secrets)} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms` +
-            `${key ? ` key=${maskSecret(key.key)}` : ''} trace=${traceId}`,
+            `${key ? ` key=${maskSecret(key.key)}` : ''} trace=${clean(traceId, services.secrets)}`,
         );
       });
     }

@@ -214,7 +214,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requestStop: () => setImmediate(() => (options.onStopRequest ? options.onStopRequest() : void close().catch((err) => services.log.warn(`stop failed: ${messageOf(err)}`)))),
   };
 
-  const app = createApp(services, { rateLimit: options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit, logRequests: options.logRequests ?? false });
+  const requestLine = options.logRequests ? (line: string) => given.info(line) : undefined;
+  const app = createApp(services, { rateLimit: options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit, requestLine });
   const port = options.port ?? DEFAULT_PORT;
   const listenHost = options.host ?? DEFAULT_HOST;
   let server: Server;

@@ -1,6 +1,7 @@
 import { maskSecret } from '../../contract/keys.js';
 import { REDACTED, WITHHELD } from '../../contract/request-curl.js';
 import type { Logger } from '../services.js';
+import { PLUS_PHONE_IN_TEXT } from '../../contract/phone.js';
 
 // What no text the emulator writes or shows may hold: the request log's entries (issue 37), every
 // line on its console and every error answer's message (issue 46). Taken out as the text is made:
@@ -14,10 +15,11 @@ import type { Logger } from '../services.js';
 //     emulator holds that has no fixed shape (an endpoint's signing secret, the control token) keeps
 //     its last 4; a card number keeps its last 4: 12-19 digits passing Luhn (any window of a longer
 //     run), ASCII or full-width, with up to 8 separators between two of them (spaces, zero-width
-//     spaces, dashes, dots, slashes, commas, +, :, |, NBSP…). Luhn spares most phone numbers and
-//     amounts; ids are spared outright: digits inside a UUID, a prefixed id (pay_…, pl_…, trc_cli_…),
-//     an ISO time or an IPv4 address are never a card, so an id, a trace id or an idempotency key
-//     comes back as it was sent unless it is itself card-shaped or key-shaped.
+//     spaces, dashes, dots, slashes, commas, +, :, |, NBSP…). Luhn spares most amounts; ids and
+//     phones are spared outright: digits inside a UUID, a prefixed id (pay_…, pl_…, trc_cli_…), an
+//     ISO time, an IPv4 address or a phone after its + (+231770000201, "+231 77 000 0201") are never
+//     a card, so an id, a trace id, an idempotency key or a phone comes back as it was sent unless
+//     it is itself card-shaped or key-shaped.
 // A text with nothing that could be redacted (the common case) costs a few quick tests, not a parse.
 
 const MAX_BODY = 64 * 1024;
@@ -77,14 +79,15 @@ const SEPARATOR =
 const DIGIT_RUN = new RegExp(`(?<!${DIGITS})${DIGITS}(?:${SEPARATOR}${DIGITS}){11,}`, 'g');
 const ANY_DIGIT = /[0-9\uff10-\uff19]/g;
 // What holds digits but is never a card: ids (a token of letters, digits, _ and - that is a UUID, or a
-// lowercase prefix, _, and a body with a letter or of 20+ digits), ISO times and IPv4 addresses.
+// lowercase prefix, _, and a body with a letter or of 20+ digits), ISO times, IPv4 addresses, and
+// phones written with their + (8-15 digits, separated as contract/phone.ts allows, no digit after).
 const ID_CHAR = '[A-Za-z0-9_-]';
 const UUID = '[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}';
 const PREFIXED_ID = '[a-z]{2,12}(?:_[a-z]{2,12})*_(?:(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{8,}|[0-9]{20,})';
 const ISO_TIME = '\\d{4}-\\d\\d-\\d\\d(?:[T ]\\d\\d:\\d\\d(?::\\d\\d(?:[.,]\\d{1,9})?)?(?:Z|[+-]\\d\\d(?::?\\d\\d)?)?)?|\\d\\d:\\d\\d:\\d\\d(?:[.,]\\d{1,9})?';
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4 = `${OCTET}(?:\\.${OCTET}){3}(?::\\d{1,5})?`;
-const NOT_A_CARD = new RegExp(`(?<!${ID_CHAR})(?:${UUID}|${PREFIXED_ID})(?!${ID_CHAR})|(?<![0-9.])(?:${ISO_TIME}|${IPV4})(?![0-9])`, 'g');
+const NOT_A_CARD = new RegExp(`(?<!${ID_CHAR})(?:${UUID}|${PREFIXED_ID})(?!${ID_CHAR})|(?<![0-9.])(?:${ISO_TIME}|${IPV4})(?![0-9])|${PLUS_PHONE_IN_TEXT}`, 'g');
 // name (up to 5 words on one line: `security code: …`), then = or : (the name may be quoted), then
 // the value: quoted, or up to a delimiter.
 const NAMED_VALUE = /([\p{L}\p{N}_.-]+(?:[ \t]+[\p{L}\p{N}_.-]+){0,4})(["']?\s*[:=]\s*)("[^"]*"?|'[^']*'?|[^\s&,;"'}\]]+)/gu;
@@ -176,16 +179,17 @@ function redactText(text: string, held: HeldSecrets): string {
   return clean(named, held);
 }
 
-const decode = (s: string) => {
+/** A URL part as the server reads it: in a query or a form body `+` is a space, in a path it is a `+` (a phone's). */
+const decode = (s: string, plusIsSpace = true) => {
   try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
+    return decodeURIComponent(plusIsSpace ? s.replace(/\+/g, ' ') : s);
   } catch {
     return s;
   }
 };
 /** A URL part redacted as the text it stands for, encoded again only if something changed. */
-function part(raw: string, held: HeldSecrets): string {
-  const text = decode(raw);
+function part(raw: string, held: HeldSecrets, plusIsSpace = true): string {
+  const text = decode(raw, plusIsSpace);
   const out = redactText(text, held);
   return out === text ? raw : encodeURIComponent(out).replace(/%5B/g, '[').replace(/%5D/g, ']');
 }
@@ -203,7 +207,7 @@ export function redactPath(url: string, held: HeldSecrets = NO_HELD_SECRETS): st
   const path = q === -1 ? url : url.slice(0, q);
   // Most paths and queries hold no word a rule reads, no encoding, no key, no card and no held secret: kept as sent.
   if (!NAME_HINT_TEXT.test(url) && !url.includes('%') && !url.includes('svc_') && !hasCard(url) && !holdsHeld(url, held)) return url;
-  const out = path.split('/').map((segment) => part(segment, held)).join('/');
+  const out = path.split('/').map((segment) => part(segment, held, false)).join('/');
   return q === -1 ? out : `${out}?${redactForm(url.slice(q + 1), held)}`;
 }
 
