@@ -9,6 +9,9 @@ import { EMULATOR_IDENTITY } from './routes.js';
 export const Health = z.object({
   ok: z.literal(true),
   service: z.literal(EMULATOR_IDENTITY).meta({ description: 'The CLI refuses emulator-only commands against a host that answers anything else' }),
+  allowed_hosts: z
+    .array(z.string())
+    .meta({ description: "The emulator's --allow-host names: plain http:// to them is a test host, as for loopback (`svc webhooks check` reads them)" }),
 });
 
 export const EmulatorKey = z

@@ -20,7 +20,7 @@ export const clockState = (s: Pick<Services, 'clock' | 'scheduler'>) => ({
 });
 
 export const controlRoutes: ControlRoute[] = [
-  defineControl('health', { handler: () => ({ ok: true, service: EMULATOR_IDENTITY }) }),
+  defineControl('health', { handler: (s) => ({ ok: true, service: EMULATOR_IDENTITY, allowed_hosts: s.config.allowedHosts }) }),
   defineControl('keys', { handler: (s) => ({ keys: listKeys(s) }) }),
   defineControl('compactStore', {
     run: async (s) => {

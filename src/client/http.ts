@@ -26,6 +26,8 @@ export interface ClientOptions {
   sleep?(ms: number): Promise<void>;
   /** Sent on every request (the control API's Svc-Control-Token). */
   headers?: Record<string, string>;
+  /** Most attempts of a call (default: the spec's 5); 1 for a probe that only asks whether something answers. */
+  attempts?: number;
 }
 
 export interface RetryInfo {
@@ -99,8 +101,9 @@ export class HttpClient {
     const timeout = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const url = this.url(call.path, call.query);
     let lastError: SvcError | undefined;
+    const attempts = this.options.attempts ?? MAX_ATTEMPTS;
 
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    for (let attempt = 1; attempt <= attempts; attempt++) {
       let waitMs = backoffMs(attempt - 1);
       try {
         const res = await send(url, { method: call.method, headers, body, timeoutMs: timeout });
@@ -124,7 +127,7 @@ export class HttpClient {
         lastError = new SvcError(code, res.statusCode, message, traceId, headerValue(res.headers[GUARD_HEADER_LC]));
         if (!safeToRepeat || !isRetryableStatus(res.statusCode, code)) throw lastError;
         waitMs = retryAfterMs(res.headers['retry-after']) ?? waitMs;
-        if (attempt < MAX_ATTEMPTS) this.options.onRetry?.({ attempt, waitMs, reason: `${res.statusCode} ${code}` });
+        if (attempt < attempts) this.options.onRetry?.({ attempt, waitMs, reason: `${res.statusCode} ${code}` });
       } catch (err) {
         if (err instanceof SvcError) throw err;
         // The same request would get the same answer: said once, never retried.
@@ -137,13 +140,14 @@ export class HttpClient {
             : `the answer from ${this.baseUrl} did not finish within ${timeout} ms (--timeout bounds the whole exchange)`;
         lastError = new SvcError(timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', 0, message, null);
         if (!safeToRepeat || !isRetryableNetworkCode(codeOf(err))) throw lastError;
-        if (attempt < MAX_ATTEMPTS) this.options.onRetry?.({ attempt, waitMs, reason: message });
+        if (attempt < attempts) this.options.onRetry?.({ attempt, waitMs, reason: message });
       }
-      if (attempt < MAX_ATTEMPTS) await (this.options.sleep ?? sleep)(waitMs);
+      if (attempt < attempts) await (this.options.sleep ?? sleep)(waitMs);
     }
     // Every attempt was retryable and failed: say that the client stopped, not only the last answer.
     const last = lastError!;
-    throw new SvcError(last.code, last.status, `${last.message} (gave up after ${MAX_ATTEMPTS} attempts with the same idempotency key, as the spec advises)`, last.trace_id, last.guard);
+    if (attempts === 1) throw last;
+    throw new SvcError(last.code, last.status, `${last.message} (gave up after ${attempts} attempts with the same idempotency key, as the spec advises)`, last.trace_id, last.guard);
   }
 }
 

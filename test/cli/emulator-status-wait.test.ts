@@ -47,7 +47,7 @@ test('--wait: the emulator starts after the command began (at its first pause); 
     // Already up: the first try answers, nothing paused, --json carries the health data.
     const again = await home.run(['emulator', 'status', '--wait', '--json', '--base-url', base], { sleep: async (ms) => void waits.push(ms) });
     assert.equal(again.code, 0, again.stderr);
-    assert.deepEqual(again.json(), { ok: true, service: 'svc-emulator' });
+    assert.deepEqual(again.json(), { ok: true, service: 'svc-emulator', allowed_hosts: [] });
     assert.equal(again.stderr, '');
     assert.equal(waits.length, 1);
   } finally {

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageFile } from '../../emulator/assets.js';
 import { EVENT_TYPES } from '../../contract/common.js';
@@ -10,6 +12,9 @@ import { EVENT_ENVELOPES } from '../../contract/events.js';
 import { ReceiverReport, type CheckId } from '../../contract/webhook-check.js';
 import { startEmulator, type TestEmulator } from '../../src/testing/index.js';
 import { runBinary } from '../cli/run-binary.js';
+import { startTestEmulator, tempDir } from '../helpers/emulator.js';
+import { networkInterfaces } from 'node:os';
+import { svcProcesses } from '../helpers/svc-process.js';
 import { startSampleReceiver, type Flaw, type SampleReceiver } from './receivers/express.js';
 
 // `svc webhooks check <url>` grades real receivers, each a listening server under
@@ -24,6 +29,8 @@ import { startSampleReceiver, type Flaw, type SampleReceiver } from './receivers
 // graded in check-bad-answers.test.ts.)
 
 const SECRET = 'check-receiver-test-secret';
+/** A folder with no .svc/emulator.json in it or above it: no emulator is found from there. */
+const nowhere = tempDir('svc-check-nowhere-');
 
 let emu: TestEmulator;
 before(async () => {
@@ -41,8 +48,8 @@ async function receiver(flaw: Flaw, secret = SECRET, options?: Parameters<typeof
 }
 
 /** The built CLI, as a script runs it; --json's report parsed with the published schema. */
-async function viaCli(url: string, args: string[] = ['--secret', SECRET], env: Record<string, string> = {}) {
-  const run = await runBinary(['webhooks', 'check', url, '--json', ...args], { env });
+async function viaCli(url: string, args: string[] = ['--secret', SECRET], env: Record<string, string> = {}, cwd = nowhere) {
+  const run = await runBinary(['webhooks', 'check', url, '--json', ...args], { env, cwd });
   return { code: run.code, stderr: run.stderr, report: ReceiverReport.parse(run.json()) };
 }
 
@@ -268,6 +275,7 @@ test('transport: plain http:// to a host that is not loopback warns, unless it i
   const other = (await receiver('correct', SECRET, { host: '127.0.0.2' })).url;
   const cli = await viaCli(other);
   assert.equal(cli.code, 0, 'a warning is not a failure');
+  assert.equal(cli.stderr, '', 'no emulator found from this folder: none asked, nothing said');
   assert.equal(check(cli.report, 'transport').verdict, 'warn');
   assert.match(check(cli.report, 'transport').why, /^plain http:\/\/ to 127\.0\.0\.2, not localhost, 127\.0\.0\.1 or \[::1\] nor an allowed test host: a live endpoint must be https/);
   assert.match(check(cli.report, 'transport').fix ?? '', /https/);
@@ -279,6 +287,104 @@ test('transport: plain http:// to a host that is not loopback warns, unless it i
   assert.equal(check(viaEndpoint.report, 'transport').verdict, 'pass', check(viaEndpoint.report, 'transport').why);
   assert.match(check(viaEndpoint.report, 'transport').why, /^plain http:\/\/ to 127\.0\.0\.2, an allowed test host/);
 });
+
+test('--secret reads the allowed hosts of the emulator the CLI finds; one it cannot read is said, and the check still runs', async (t) => {
+  const other = (await receiver('correct', SECRET, { host: '127.0.0.2' })).url;
+  const transport = (r: Awaited<ReturnType<typeof viaCli>>) => check(r.report, 'transport');
+  const procs = svcProcesses(t.signal);
+  try {
+    // A real `svc emulator start` in a project: found from a folder below (.svc/emulator.json),
+    // as every command finds it; the testing API's emulator through --base-url and SVC_BASE_URL.
+    const project = tempDir('svc-check-project-');
+    mkdirSync(join(project, 'src'));
+    const started = await procs.start(['--port', '0', '--quiet', '--allow-host', '127.0.0.2'], {}, { cwd: project });
+    for (const [how, run] of [
+      ['.svc/emulator.json above the folder', () => viaCli(other, ['--secret', SECRET], {}, join(project, 'src'))],
+      ['--base-url', () => viaCli(other, ['--secret', SECRET, '--base-url', emu.baseUrl])],
+      ['SVC_BASE_URL', () => viaCli(other, ['--secret', SECRET], { SVC_BASE_URL: emu.baseUrl })],
+    ] as const) {
+      const found = await run();
+      assert.equal(found.code, 0, `${how}: ${found.stderr}`);
+      assert.equal(transport(found).verdict, 'pass', `${how}: ${transport(found).why}`);
+      assert.match(transport(found).why, /^plain http:\/\/ to 127\.0\.0\.2, an allowed test host/, how);
+      assert.equal(found.stderr, '', how);
+    }
+
+    // Found but not read: nothing listening, the emulator's door refusing the name it was
+    // reached by (an IPv4-mapped address reaches its 127.0.0.1 socket with Host
+    // "[::ffff:7f00:1]"), a host that is not an emulator. Each is one line on stderr, and the
+    // whole check runs, with the warning a host nobody named as a test host gets.
+    const mapped = started.ready.base_url.replace('127.0.0.1', '[::ffff:127.0.0.1]');
+    const unread: Array<[string, RegExp]> = [
+      [`http://127.0.0.1:${await closedPort()}`, /nothing is listening at http:\/\/127\.0\.0\.1:\d+\/_emulator \(connection refused\)/],
+      [mapped, /the emulator at http:\/\/\[::ffff:127\.0\.0\.1\]:\d+ refused the request: Refused: Host "\[::ffff:7f00:1\]:\d+" does not name this emulator/],
+      [new URL(other).origin, /http:\/\/127\.0\.0\.2:\d+ is not an svc emulator/],
+    ];
+    for (const [base, why] of unread) {
+      const lost = await viaCli(other, ['--secret', SECRET, '--base-url', base]);
+      assert.equal(lost.code, 0, lost.stderr);
+      assert.equal(transport(lost).verdict, 'warn', base);
+      assert.equal(lost.report.counts.pass + lost.report.counts.warn, lost.report.checks.length, `${base}: every check ran`);
+      const [note, ...rest] = lost.stderr.split('\n').filter(Boolean);
+      assert.deepEqual(rest, [], `${base}: one line`);
+      assert.match(note ?? '', /^note: the emulator's allowed hosts \(--allow-host\) could not be read, so only loopback and SVC_ALLOWED_HOSTS are test hosts here: /, base);
+      assert.match(note ?? '', why, base);
+    }
+
+    // An emulator on another host asks for its control token (this machine's own address makes
+    // this process a caller that is not loopback): without it, the door's refusal and its fix;
+    // with --control-token, read through the control API like every emulator-only command.
+    const address = Object.values(networkInterfaces()).flat().find((a) => a && !a.internal && a.family === 'IPv4')?.address;
+    if (address) {
+      const token = 'tok_0123456789abcdef_check_receiver';
+      const remote = await startTestEmulator({ host: address, controlToken: token, allowedHosts: ['127.0.0.2'] });
+      t.after(() => remote.stop());
+      const refused = await viaCli(other, ['--secret', SECRET, '--base-url', remote.localUrl]);
+      assert.equal(transport(refused).verdict, 'warn');
+      assert.match(refused.stderr, /^note: .*refused the request: .*Pass --control-token <token> or set SVC_CONTROL_TOKEN/);
+      const read = await viaCli(other, ['--secret', SECRET, '--base-url', remote.localUrl, '--control-token', token]);
+      assert.equal(transport(read).verdict, 'pass', read.stderr);
+      assert.equal(read.stderr, '');
+    } else t.diagnostic('the control token case skipped: this machine has no address besides loopback');
+
+    // Asked once, within --timeout, and only when it matters: a host that answers 503 gets one
+    // request (not the five a retried call makes), and none for a loopback receiver or one
+    // SVC_ALLOWED_HOSTS names.
+    const asked: string[] = [];
+    const busy = createHttpServer((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end('{}');
+    });
+    await new Promise<void>((ok) => busy.listen(0, '127.0.0.1', ok));
+    t.after(() => busy.close());
+    const busyUrl = `http://127.0.0.1:${(busy.address() as { port: number }).port}`;
+    const once = await viaCli(other, ['--secret', SECRET, '--base-url', busyUrl]);
+    assert.deepEqual(asked, ['GET /_emulator/health']);
+    assert.match(once.stderr, /^note: .*GET \/_emulator\/health answered HTTP 503/);
+    const near = (await receiver('correct')).url;
+    assert.equal((await viaCli(near, ['--secret', SECRET, '--base-url', busyUrl])).code, 0);
+    assert.equal((await viaCli(other, ['--secret', SECRET, '--base-url', busyUrl], { SVC_ALLOWED_HOSTS: '127.0.0.2' })).stderr, '');
+    assert.deepEqual(asked, ['GET /_emulator/health'], 'nothing asked when the receiver is already a test host');
+
+    // The emulator gone (killed: its discovery file left behind, naming a dead process): no
+    // emulator is found, which is no error, so nothing is said.
+    await procs.end();
+    const gone = await viaCli(other, ['--secret', SECRET], {}, join(project, 'src'));
+    assert.equal(transport(gone).verdict, 'warn');
+    assert.equal(gone.stderr, '');
+  } finally {
+    await procs.end();
+  }
+});
+
+/** A port nothing listens on (it did a moment ago). */
+const closedPort = () =>
+  new Promise<number>((ok) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+  });
 
 /** A test endpoint of acme's on `url`, subscribed to `events`: its id and secret. */
 async function endpoint(url: string, events: string[]): Promise<{ id: string; secret: string }> {
@@ -323,13 +429,7 @@ test('--endpoint reads the secret from the emulator and sends only the types the
 });
 
 test('bad input: an unreachable URL is exit 1 naming the connection error; a bad URL or no secret is exit 2; never a stack trace', async () => {
-  const closedPort = await new Promise<number>((ok) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
-  const unreachable = `http://127.0.0.1:${closedPort}/webhooks`;
+  const unreachable = `http://127.0.0.1:${await closedPort()}/webhooks`;
   const cases: Array<{ args: string[]; code: number; stderr: RegExp }> = [
     { args: [unreachable, '--secret', SECRET], code: 1, stderr: new RegExp(`^error: cannot reach ${unreachable}: connection refused \\(ECONNREFUSED\\)$`, 'm') },
     { args: ['ftp://example.com/webhooks', '--secret', SECRET], code: 2, stderr: /^error: <url>: must be http:\/\/ or https:\/\/ \(got ftp:\/\/\)/m },

@@ -1,8 +1,11 @@
-import { parseAllowedHostList } from '../../../../contract/network.js';
+import { hostIsAllowed, isLoopbackHost, parseAllowedHostList } from '../../../../contract/network.js';
 import type { CheckResult } from '../../../../contract/webhook-check.js';
 import { CheckInputError, checkWebhookReceiver, planCheck, type CheckOptions } from '../../../webhooks/check/index.js';
 import { messageOf } from '../../../../contract/errors.js';
 import { controlContext } from '../../control-context.js';
+import { NoBaseUrl, resolveBaseUrl } from '../../config/resolve.js';
+import { ControlApi } from '../../../client/control.js';
+import { SvcError } from '../../../client/error.js';
 import { EXIT, SilentExit, UsageError } from '../../errors.js';
 import type { CliIO } from '../../io.js';
 import type { FlagsOf } from '../../flags.js';
@@ -34,9 +37,14 @@ export async function run([url]: string[], flags: Flags, io: CliIO): Promise<voi
   const events = flags.events === undefined ? undefined : splitList(flags.events);
   const options = { events, timeoutMs: flags.timeout, allowedHosts, strict: Boolean(flags.strict) };
   // Every flag checked before the emulator is asked for a secret or anything is sent.
-  usage(() => planCheck(url, { ...options, secret: 'given' in source ? source.given : undefined }));
+  const { url: target } = usage(() => planCheck(url, { ...options, secret: 'given' in source ? source.given : undefined }));
   const out = new Output(io, Boolean(flags.json));
-  const kit = 'given' in source ? { ...options, secret: source.given } : await fromEndpoint(flags, source.endpoint, io, options);
+  // Only plain http:// to a name not yet known as a test host needs the emulator's list.
+  const asks = target.protocol === 'http:' && !isLoopbackHost(target.hostname) && !hostIsAllowed(target.hostname, allowedHosts);
+  const kit =
+    'endpoint' in source
+      ? await fromEndpoint(flags, source.endpoint, io, options)
+      : { ...options, secret: source.given, allowedHosts: asks ? [...allowedHosts, ...(await emulatorAllowedHosts(flags, io))] : allowedHosts };
   if (!out.json) out.status(`Sending signed test deliveries to ${url} …`);
   const report = await checkWebhookReceiver(url, kit);
   const { pass, fail, warn, not_graded } = report.counts;
@@ -66,6 +74,26 @@ async function fromEndpoint(flags: Flags, id: string, io: CliIO, options: Omit<C
   const unsubscribed = (options.events ?? []).filter((t) => !data.events.includes(t));
   if (unsubscribed.length > 0) throw new UsageError(`--events: ${id} does not subscribe to ${unsubscribed.join(', ')} (it subscribes to ${data.events.join(', ')}).`);
   return { ...options, secret: data.secret, events: options.events ?? data.events, allowedHosts: [...(options.allowedHosts ?? []), ...data.allowed_hosts] };
+}
+
+/**
+ * With --secret, for plain http:// to a host not known as a test host: the --allow-host names
+ * of the emulator the CLI finds as every command does (--base-url, SVC_BASE_URL, a profile, the
+ * one running from this folder), read from its control API in one try within --timeout. No
+ * emulator found is no error (the check needs none); one found but not read is said on stderr,
+ * and the check runs with loopback and SVC_ALLOWED_HOSTS as the only test hosts.
+ */
+async function emulatorAllowedHosts(flags: Flags, io: CliIO): Promise<string[]> {
+  try {
+    const { baseUrl, controlToken } = resolveBaseUrl(flags, { env: io.env, cwd: io.cwd });
+    const control = new ControlApi({ baseUrl, controlToken, timeoutMs: flags.timeout, traceId: flags.traceId, attempts: 1 });
+    return (await control.health()).data.allowed_hosts ?? []; // an emulator older than the field names none
+  } catch (err) {
+    if (err instanceof NoBaseUrl) return [];
+    if (!(err instanceof SvcError || err instanceof UsageError)) throw err;
+    io.stderr.write(`note: the emulator's allowed hosts (--allow-host) could not be read, so only loopback and SVC_ALLOWED_HOSTS are test hosts here: ${err.message}\n`);
+    return [];
+  }
 }
 
 /** A check: its verdict, title and basis, then why, then how to fix (when there is something to fix). */
