@@ -9,6 +9,7 @@ import { storeFsFromEnv, type StoreFs } from './store-fs.js';
 import { StoreWriteError } from './store-write-error.js';
 import type { StoredRecord } from './store.js';
 import { messageOf } from '../../contract/errors.js';
+import { clean } from '../request-log/redact.js';
 
 // A store of NDJSON files that never rewrites a whole file per write, and never holds one
 // whole file as a string.
@@ -234,7 +235,7 @@ export class FileStore extends MemoryStore {
   /** Starts a compaction unless one runs; a failure is logged and retried at the next trigger. */
   private compactInBackground(): void {
     if (this.compacting || this.closed) return;
-    this.compact().catch((err) => console.error(`[emulator] store compaction failed (the journal keeps every write; retried later): ${messageOf(err)}`));
+    this.compact().catch((err) => process.stderr.write(`[emulator] store compaction failed (the journal keeps every write; retried later): ${clean(messageOf(err))}\n`));
   }
 
   /** Compacts now (or joins the running compaction); see the steps at the top of this file. */

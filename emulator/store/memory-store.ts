@@ -2,6 +2,8 @@ import type { CarriesSurvivingWrites, IndexView, Store, StoredRecord, Transactio
 import type { AnyCollection, Collection, IndexKey } from './collection.js';
 import { OrderedIds } from './ordered-ids.js';
 import { SegmentedMap } from '../performance/segmented-map.js';
+import { clean } from '../request-log/redact.js';
+import { inspect } from 'node:util';
 
 export type Op = { c: string; id: string; v?: StoredRecord };
 
@@ -171,7 +173,8 @@ export class MemoryStore implements Store {
       try {
         listener(ops);
       } catch (err) {
-        console.error('[emulator] a commit listener failed (the write itself is kept):', err);
+        // Redacted by pattern as every line the emulator writes: a listener's error may quote the record.
+        process.stderr.write(`[emulator] a commit listener failed (the write itself is kept): ${clean(inspect(err))}\n`);
       }
     }
   }

@@ -86,24 +86,30 @@ test('a refused append rolls memory back, keeps no torn bytes, and the next tran
   }
 });
 
-test('a commit listener that throws is isolated: the write stands and later commits reach every listener', async () => {
+test('a commit listener that throws is isolated: the write stands, later commits reach every listener, and its error is said redacted', async () => {
   const dir = tempDir('svc-listener-');
   try {
     const store = await FileStore.open(dir);
     const heard: string[] = [];
+    // An error that quotes what it was handed: a key and a card (issue 46: every line the emulator writes is redacted).
+    const [key, card] = ['svc_live_Q4bN8xW2pL7vK9mR3tY6', '4242 4242 4242 4242'];
     store.onCommit(() => {
-      throw new Error('listener bug');
+      throw new Error(`listener bug on ${key} paying with ${card}`);
     });
     store.onCommit((ops) => heard.push(ops[0].id));
-    const original = console.error;
-    console.error = () => {};
+    const said: string[] = [];
+    const original = process.stderr.write;
+    process.stderr.write = ((chunk: string) => said.push(String(chunk)) > 0) as typeof process.stderr.write;
     try {
       put(store, 'x');
       put(store, 'y');
     } finally {
-      console.error = original;
+      process.stderr.write = original;
     }
     assert.deepEqual(heard, ['x', 'y']);
+    assert.equal(said.length, 2);
+    assert.match(said[0], /^\[emulator\] a commit listener failed \(the write itself is kept\): Error: listener bug on svc_live_\S+ paying with /);
+    for (const secret of [key, card, '4242424242424242']) assert.ok(!said.join('').includes(secret), secret);
     await store.close();
     const reopened = await FileStore.open(dir);
     assert.equal(reopened.count(named('items')), 2);
