@@ -15,4 +15,6 @@ export { waitForRecord } from './store/wait.js';
 export { requestsOf, waitForRequest, type RequestLogFilter } from './request-log/control.js';
 export type { RequestLogEntry } from './request-log/records.js';
 export { coverageHtml } from './dashboard/coverage.js';
+// The console's redaction, for the lines the CLI's start and exec write about the emulator.
+export { clean as redactText } from './request-log/redact.js';
 

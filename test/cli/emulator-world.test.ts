@@ -130,6 +130,17 @@ test('exec --export-on-exit writes the world; start --import starts from it', as
   }
 });
 
+test('exec --export-on-exit that cannot write: exit 1 after the command passed, saying why, with a key-shaped name in the path masked', async () => {
+  const cwd = tempDir('svc-exec-');
+  // A file where the folder should be: mkdir fails with ENOTDIR, and the error quotes the path.
+  const keyShaped = 'svc_live_abcdefghijklmnopqrstuvwx123456';
+  writeFileSync(join(cwd, keyShaped), '');
+  const r = await home.run(['emulator', 'exec', '--export-on-exit', join(keyShaped, 'out'), '--', process.execPath, '-e', '0'], { cwd, binary: true });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /--export-on-exit failed: ENOTDIR/);
+  assert.ok(!r.stderr.includes(keyShaped), r.stderr);
+});
+
 test('start --import of a folder without a world is exit 2 naming the file, and leaves no lock', async () => {
   const dataDir = tempDir('svc-import-');
   const missing = join(tempDir('svc-export-'), 'nothing');

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants } from 'node:os';
-import { coverageHtml, startEmulator } from '../../../../emulator/index.js';
+import { coverageHtml, redactText, startEmulator } from '../../../../emulator/index.js';
 import { SCOPES } from '../../../../contract/scopes.js';
 import type { CliIO } from '../../io.js';
 import { SilentExit } from '../../errors.js';
@@ -103,7 +103,7 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO, cmd: 
       io.stderr.write(`svc emulator exec: world written to ${written} (start from it with svc emulator start --import ${opts.exportOnExit})\n`);
     }
   } catch (err) {
-    io.stderr.write(`svc emulator exec: ${origin.name('exportOnExit')} failed: ${messageOf(err)}\n`);
+    io.stderr.write(`svc emulator exec: ${origin.name('exportOnExit')} failed: ${redactText(messageOf(err))}\n`);
     if (exitCode === 0) exitCode = 1;
   }
   if (coverageDir) {
@@ -113,7 +113,7 @@ export async function run(command: string[], opts: ExecOptions, io: CliIO, cmd: 
   try {
     await emulator.close();
   } catch (err) {
-    io.stderr.write(`svc emulator exec: stopping the emulator failed: ${messageOf(err)}\n`);
+    io.stderr.write(`svc emulator exec: stopping the emulator failed: ${redactText(messageOf(err))}\n`);
     if (exitCode === 0) exitCode = 1;
   } finally {
     cleanup();

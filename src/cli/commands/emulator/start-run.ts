@@ -1,6 +1,6 @@
 import chalk from 'chalk';
 import type { Command } from 'commander';
-import { consoleLogger, startEmulator, type EmulatorOptions, type ReadyInfo, type RunningEmulator } from '../../../../emulator/index.js';
+import { consoleLogger, redactText, startEmulator, type EmulatorOptions, type ReadyInfo, type RunningEmulator } from '../../../../emulator/index.js';
 import type { CliIO } from '../../io.js';
 import { join } from 'node:path';
 import { maskSecret } from '../../mask.js';
@@ -69,7 +69,7 @@ export async function run(_a: string[], opts: StartOptions, io: CliIO, cmd: Comm
       (err) => {
         // The store released store.lock whatever happened; the journal still holds every
         // acknowledged write, so the next start replays it.
-        io.stderr.write(`shutdown failed: ${messageOf(err)}\nEvery acknowledged write is in the journal and is replayed at the next start; the data dir's lock was released.\n`);
+        io.stderr.write(`shutdown failed: ${redactText(messageOf(err))}\nEvery acknowledged write is in the journal and is replayed at the next start; the data dir's lock was released.\n`);
         process.exit(1);
       },
     );
