@@ -46,7 +46,7 @@ export async function startChild<Info extends { base_url: string }>(command: str
   return { info, readyMs, child, stop: () => stopChild(child, () => stderr) };
 }
 
-async function stopChild(child: ChildProcess, stderr: () => string): Promise<void> {
+export async function stopChild(child: ChildProcess, stderr: () => string): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');

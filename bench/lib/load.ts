@@ -40,6 +40,14 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** Each measured slice on its own (one per round when measured interleaved); absent for merged loads. */
+  rounds?: Round[];
+}
+
+/** One measured slice: its req/s and p99. Targets that compare loads compare them round by round. */
+export interface Round {
+  rate: number;
+  p99Ms: number;
 }
 
 export const CONNECTIONS = 10;
@@ -51,6 +59,7 @@ export class Load {
   private next = 0;
   private latencies: number[] = [];
   private elapsedMs = 0;
+  private readonly rounds: Round[] = [];
   private errors = 0;
   private firstError: string | undefined;
 
@@ -84,6 +93,7 @@ export class Load {
     const elapsedMs = loads.reduce((sum, l) => sum + l.elapsedMs, 0);
     const failed = loads.find((l) => l.firstError !== undefined);
     return {
+      ...(loads.length === 1 ? { rounds: [...loads[0].rounds] } : {}),
       requests: sorted.length,
       errors: loads.reduce((sum, l) => sum + l.errors, 0),
       firstError: failed?.firstError,
@@ -115,9 +125,14 @@ export class Load {
         }
       }
     };
+    const kept = this.latencies.length;
     await Promise.all(Array.from({ length: this.connections }, worker));
+    if (!keep) return;
     // Requests in flight at the deadline finish after it; their time counts too.
-    if (keep) this.elapsedMs += performance.now() - start;
+    const took = performance.now() - start;
+    this.elapsedMs += took;
+    const slice = Float64Array.from(this.latencies.slice(kept)).sort();
+    this.rounds.push({ rate: slice.length / (took / 1000), p99Ms: quantile(slice, 0.99) });
   }
 
   private fail(message: string) {

@@ -22,31 +22,36 @@ export interface SeedResult {
   snapshotBytes: number;
 }
 
+/** Payment number `i` of `count` seeded at `now`: the same records for the emulator and the json-server peer. */
+export function benchPayment(i: number, count: number, now: number): PaymentRecord {
+  // One payment a second, ending a minute ago: created_at increases in insertion order, as the
+  // payments list requires, and the emulator's new stamps come after all of them.
+  const firstMs = now - 60_000 - count * 1000;
+  return {
+    id: newId('pay'),
+    merchant_id: BENCH_MERCHANT,
+    environment: 'test',
+    amount: 100 + (i % 5000),
+    currency: i % 4 === 0 ? 'LRD' : 'USD',
+    status: STATUSES[i % STATUSES.length],
+    payment_method: METHODS[i % METHODS.length],
+    mandate_id: null,
+    payment_link_id: null,
+    sub_merchant_id: null,
+    idempotency_key: newUuid(),
+    created_at: formatMicros((firstMs + i * 1000) * 1000),
+  };
+}
+
 export async function seedPayments(dataDir: string, count: number, now = Date.now()): Promise<SeedResult> {
   const t0 = performance.now();
   const store = await FileStore.open(dataDir);
   const ids: string[] = [];
-  // One payment a second, ending a minute ago: created_at increases in insertion order, as the
-  // payments list requires, and the emulator's new stamps come after all of them.
-  const firstMs = now - 60_000 - count * 1000;
   store.transaction((tx) => {
     for (let i = 0; i < count; i++) {
-      const id = newId('pay');
-      ids.push(id);
-      tx.put(PAYMENTS, {
-        id,
-        merchant_id: BENCH_MERCHANT,
-        environment: 'test',
-        amount: 100 + (i % 5000),
-        currency: i % 4 === 0 ? 'LRD' : 'USD',
-        status: STATUSES[i % STATUSES.length],
-        payment_method: METHODS[i % METHODS.length],
-        mandate_id: null,
-        payment_link_id: null,
-        sub_merchant_id: null,
-        idempotency_key: newUuid(),
-        created_at: formatMicros((firstMs + i * 1000) * 1000),
-      });
+      const payment = benchPayment(i, count, now);
+      ids.push(payment.id);
+      tx.put(PAYMENTS, payment);
     }
   });
   await store.close();

@@ -27,6 +27,8 @@ export interface Row {
   ratio?: number;
   /** Anything else worth one short cell: a stall, a start-up time, an error count. */
   note?: string;
+  /** A load's measured slices, one per round (lib/load.ts), for targets judged round by round. */
+  rounds?: import('./load.js').Round[];
   /** Failed operations during the measurement (a row with errors is not a valid measurement). */
   errors?: number;
 }

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { LINK_FIELDS } from '../lib/bodies.js';
 import { startChild, type ChildServer } from '../lib/child.js';
+import { processCpu } from '../lib/proc-cpu.js';
+import type { LoadResult } from '../lib/load.js';
 import type { BenchContext, Subject } from '../lib/types.js';
 
 // The two references, run on the same machine in the same run as the emulator: a bare
@@ -21,13 +23,18 @@ export async function startReferences(ctx: BenchContext): Promise<Subject> {
     started.push(bare);
     const zod = await startChild<{ base_url: string }>(process.execPath, [join(servers, 'express-zod.js')], ctx.root);
     started.push(zod);
+    const getCpu = processCpu(bare.child.pid!);
+    const postCpu = processCpu(zod.child.pid!);
+    const note = (cpu: typeof getCpu) => (r: LoadResult) => `express CPU ${cpu.perRequestMs(r).toFixed(3)} ms/req`;
     return {
       rows: [],
       loads: [
         {
           id: REF_GET,
           label: 'reference: express 5 GET, constant JSON',
-          spec: { baseUrl: bare.info.base_url, request: () => ({ method: 'GET', path: '/ping' }), expectStatus: 200 },
+          spec: { baseUrl: bare.info.base_url, request: () => ({ method: 'GET', path: '/ping' }), expectStatus: 200, beforeSlice: getCpu.before, afterSlice: getCpu.after },
+          describe: note(getCpu),
+          cpuPerRequestMs: getCpu.perRequestMs,
         },
         {
           id: REF_POST,
@@ -36,7 +43,11 @@ export async function startReferences(ctx: BenchContext): Promise<Subject> {
             baseUrl: zod.info.base_url,
             request: () => ({ method: 'POST', path: '/items', headers: { 'content-type': 'application/json' }, body: referenceBody }),
             expectStatus: 201,
+            beforeSlice: postCpu.before,
+            afterSlice: postCpu.after,
           },
+          describe: note(postCpu),
+          cpuPerRequestMs: postCpu.perRequestMs,
         },
       ],
       finish: async () => {
