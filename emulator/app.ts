@@ -4,7 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Services } from './services.js';
 import { ApiError } from './errors.js';
 import { errorBody, sendError, sendJson } from './gateway/envelope.js';
-import { mountRoutes, type Gateway } from './gateway/mount.js';
+import { gatewayRoutes, type Gateway } from './gateway/mount.js';
 import { pathnameOf } from './gateway/dispatch.js';
 import { IdempotencyLedger } from './gateway/idempotency.js';
 import { RateLimiter } from './gateway/rate-limit.js';
@@ -16,7 +16,7 @@ import { hasHighBytes, keepHeaderBytes } from './http/header-bytes.js';
 import { openApiHandlers } from './openapi/serve.js';
 import { localOnly } from './http/local-guard.js';
 import { DOORS, mountDoors } from './http/doors.js';
-import { requireHost } from './http/client-error.js';
+import { answeredNoHost } from './http/client-error.js';
 import { refuseDeepJson } from './http/json-depth.js';
 import { describeJsonError } from './http/json-syntax.js';
 import { oneHandlerPerTurn } from './performance/request-turns.js';
@@ -54,6 +54,55 @@ export function createApp(services: Services, options: AppOptions) {
   app.disable('etag');
   app.set('query parser', 'simple');
 
+  // The doors of every surface that is not /v1 (http/doors.ts), before any body is read: a
+  // foreign Host or Origin is a 403 whatever the body holds. First the OpenAPI documents (no key
+  // needed: they describe, they do not act), which sit under /_emulator but not behind the
+  // control API's door; then the door of each other surface, by its path prefix.
+  // They sit in one router that a /v1 request skips in one step: none of their paths is under /v1.
+  const surfaces = express.Router();
+  const openApi = openApiHandlers(services);
+  const documents = localOnly(services, DOORS.documents);
+  surfaces.get('/openapi.yaml', documents, openApi.yaml);
+  surfaces.get('/openapi.json', documents, openApi.json);
+  surfaces.get('/_emulator/openapi.yaml', documents, openApi.controlYaml);
+  surfaces.get('/_emulator/openapi.json', documents, openApi.controlJson);
+  surfaces.get('/redocly.yaml', documents, openApi.lintConfig);
+  mountDoors(surfaces, services);
+
+  // Bodies are JSON whatever the Content-Type says (curl -d sends form encoding by default),
+  // except on the hosted pages, whose forms post urlencoded bodies (pages/router.ts reads them).
+  // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3):
+  // the parser would find that out too (type-is's hasBody), after its own checks.
+  const json = express.json({
+    type: () => true,
+    limit: '1mb',
+    strict: false,
+    verify: (req: Request, res: Response, buf: Buffer, encoding: string) => {
+      refuseDeepJson(req, res, buf, encoding);
+      // The request log keeps the body as it was sent: "what did my code send" (record.ts).
+      watchOf(res)?.received(buf, encoding);
+    },
+  });
+  const turn = oneHandlerPerTurn();
+  const gateway: Gateway = { services, limiter: new RateLimiter(options.rateLimit), ledger: new IdempotencyLedger(services) };
+  services.hooks.worldReplaced.push(() => gateway.limiter.clear());
+  const merchantApi = gatewayRoutes(allRoutes(), gateway);
+  /** The body read and parsed (a parse error goes to `next`), then the request waits for a turn of the event loop of its own, then `then`. */
+  const bodyThenTurn = (req: Request, res: Response, next: NextFunction, then: () => void) => {
+    const headers = req.headers;
+    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+      req.body = undefined;
+      return turn(req, res, then);
+    }
+    if (/^\/checkout(\/|$)/.test(req.path)) return turn(req, res, then);
+    json(req, res, (err?: unknown) => (err ? next(err) : turn(req, res, then)));
+  };
+
+  // Everything a request goes through before its route, in ONE layer, and for /v1 its route
+  // too: each layer express walks costs every request a path match, a params object and
+  // closures. In order: the trace id and the request log's watch, the Host check, the doors of
+  // the other surfaces (a /v1 request skips them), the body, the request's own turn of the
+  // loop, and the merchant route it names (a request that names none goes on to the layers below).
   app.use((req: Request, res: Response, next: NextFunction) => {
     services.monitor.noteActivity(); // wakes the event-loop probes if they slept (performance/loop-monitor.ts)
     // req.headers once (what req.get reads): each read of it goes through a getter.
@@ -79,54 +128,20 @@ export function createApp(services: Services, options: AppOptions) {
         );
       });
     }
-    next();
+    if (answeredNoHost(req, res)) return;
+    // The merchant routes match paths case-insensitively (dispatch.ts): /V1/… is theirs too.
+    // Called from the turn's queue, outside express: what it throws goes to the error handler, as from a layer.
+    const route = () => {
+      try {
+        merchantApi(req, res, next);
+      } catch (err) {
+        next(err);
+      }
+    };
+    if (req.url.startsWith('/v1/')) return bodyThenTurn(req, res, next, route);
+    surfaces(req, res, (err?: unknown) => (err ? next(err) : bodyThenTurn(req, res, next, route)));
   });
-  app.use(requireHost);
 
-  // The doors of every surface that is not /v1 (http/doors.ts), before any body is read: a
-  // foreign Host or Origin is a 403 whatever the body holds. First the OpenAPI documents (no key
-  // needed: they describe, they do not act), which sit under /_emulator but not behind the
-  // control API's door; then the door of each other surface, by its path prefix.
-  // They sit in one router that a /v1 request skips in one step: none of their paths is under
-  // /v1, and each layer express walks past costs a merchant request a path match.
-  const surfaces = express.Router();
-  const openApi = openApiHandlers(services);
-  const documents = localOnly(services, DOORS.documents);
-  surfaces.get('/openapi.yaml', documents, openApi.yaml);
-  surfaces.get('/openapi.json', documents, openApi.json);
-  surfaces.get('/_emulator/openapi.yaml', documents, openApi.controlYaml);
-  surfaces.get('/_emulator/openapi.json', documents, openApi.controlJson);
-  surfaces.get('/redocly.yaml', documents, openApi.lintConfig);
-  mountDoors(surfaces, services);
-  app.use((req: Request, res: Response, next: NextFunction) => (req.url.startsWith('/v1/') ? next() : surfaces(req, res, next)));
-
-  // Bodies are JSON whatever the Content-Type says (curl -d sends form encoding by default),
-  // except on the hosted pages, whose forms post urlencoded bodies (pages/router.ts reads them).
-  // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3):
-  // the parser would find that out too (type-is's hasBody), after its own checks.
-  const json = express.json({
-    type: () => true,
-    limit: '1mb',
-    strict: false,
-    verify: (req: Request, res: Response, buf: Buffer, encoding: string) => {
-      refuseDeepJson(req, res, buf, encoding);
-      // The request log keeps the body as it was sent: "what did my code send" (record.ts).
-      watchOf(res)?.received(buf, encoding);
-    },
-  });
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const headers = req.headers;
-    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
-      req.body = undefined;
-      return next();
-    }
-    return /^\/checkout(\/|$)/.test(req.path) ? next() : json(req, res, next);
-  });
-  app.use(oneHandlerPerTurn());
-
-  const gateway: Gateway = { services, limiter: new RateLimiter(options.rateLimit), ledger: new IdempotencyLedger(services) };
-  services.hooks.worldReplaced.push(() => gateway.limiter.clear());
-  mountRoutes(app, allRoutes(), gateway);
   app.use('/_emulator', controlRouter(services));
   for (const r of resources) r.http?.(app, services); // the live stream (webhooks/stream.ts)
 

@@ -1,7 +1,7 @@
 import { describeZodError } from '../../contract/zod-error.js';
 import { KEY_PATTERN } from '../../contract/keys.js';
 import { CHECKOUT_URL_HEADER } from '../../contract/network.js';
-import type { Express, Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { MerchantContext, Services } from '../services.js';
 import { ApiError } from '../errors.js';
@@ -28,20 +28,22 @@ export interface Gateway {
   ledger: IdempotencyLedger;
 }
 
-export function mountRoutes(app: Express, routes: RouteDef[], gateway: Gateway): void {
-  // One layer for all of them (dispatch.ts): express's walk over one layer per route cost more than the lookup.
+/**
+ * Every merchant route as one middleware (dispatch.ts: express's walk over one layer per route
+ * cost more than the lookup), which app.ts calls from its front layer once a /v1 request's body
+ * is read and its turn has come (no layer of its own either).
+ */
+export function gatewayRoutes(routes: RouteDef[], gateway: Gateway): RequestHandler {
   const table = new RouteTable(routes);
   const { coverage } = gateway.services;
   const tallies = coverage.on ? new Map(routes.map((r) => [r, coverage.tallyOf(r.name)])) : null;
   // With no fault set (the usual case) a request takes the plain path: fault handling adds
   // nothing to it, not even code in `handle` (measured: a bigger `handle` cost POSTs ~6%).
-  app.use(
-    dispatcher(table, (route, req, res) => {
-      res.setHeader(CHECKOUT_URL_HEADER, gateway.services.config.checkoutUrl);
-      if (tallies !== null) res.locals.coverage = tallies.get(route); // told the answer by sendJson (coverage.ts)
-      void (gateway.services.faults.empty ? handle(route, gateway, req, res) : handleWithFaults({ table, route }, gateway, req, res));
-    }),
-  );
+  return dispatcher(table, (route, req, res) => {
+    res.setHeader(CHECKOUT_URL_HEADER, gateway.services.config.checkoutUrl);
+    if (tallies !== null) res.locals.coverage = tallies.get(route); // told the answer by sendJson (coverage.ts)
+    void (gateway.services.faults.empty ? handle(route, gateway, req, res) : handleWithFaults({ table, route }, gateway, req, res));
+  });
 }
 
 /** The gateway's key check, also used by the emulator's live stream. */

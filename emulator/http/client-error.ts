@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { errorBody, sendError } from '../gateway/envelope.js';
 import { ApiError } from '../errors.js';
 import { randomHex } from '../ids.js';
@@ -54,10 +54,9 @@ export function answerClientErrors(server: Server): void {
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
 }
 
-/** HTTP/1.1 requires a Host header (RFC 9112 §3.2); the envelope-speaking replacement for node's check. */
-export function requireHost(req: Request, res: Response, next: NextFunction): void {
-  if (req.headers.host === undefined && req.httpVersion === '1.1') {
-    return void sendError(res, new ApiError('VALIDATION_ERROR', 'request: an HTTP/1.1 request must carry a Host header', 400));
-  }
-  next();
+/** HTTP/1.1 requires a Host header (RFC 9112 §3.2): the envelope-speaking replacement for node's check; true when it answered. */
+export function answeredNoHost(req: Request, res: Response): boolean {
+  if (req.headers.host !== undefined || req.httpVersion !== '1.1') return false;
+  sendError(res, new ApiError('VALIDATION_ERROR', 'request: an HTTP/1.1 request must carry a Host header', 400));
+  return true;
 }
