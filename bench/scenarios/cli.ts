@@ -38,13 +38,14 @@ function timeRun(command: string, args: string[], cwd: string): Promise<{ ms: nu
 
 export const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-function ratioTarget(row: string, limit: number, name: string): Target {
+/** Target: `row`'s median cold start is at most `limit` × `baseline`'s (node -e 0 measured in the same rounds). */
+export function ratioTarget(row: string, limit: number, name: string, baseline = 'cli.node'): Target {
   return {
     row,
     text: `p50 ≤ ${limit}× node -e 0`,
     check(rows) {
       const a = rows.get(row);
-      const b = rows.get('cli.node');
+      const b = rows.get(baseline);
       if (!a?.p50Ms || !b?.p50Ms || (a.errors ?? 0) > 0 || (b.errors ?? 0) > 0) return undefined;
       const ratio = a.p50Ms / b.p50Ms;
       return { actual: `${ratio.toFixed(2)}× (${name})`, pass: ratio <= limit };
