@@ -13,3 +13,17 @@ export class SilentExit extends Error {
     super(`exit ${exitCode}`);
   }
 }
+
+/**
+ * `svc … | head`: when the reader goes away, the next write fails with EPIPE. That is not an
+ * error of the command: stop quietly (the exit code is the shell's business), never with a
+ * stack trace.
+ */
+export function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
+}

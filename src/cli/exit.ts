@@ -6,20 +6,6 @@ import { messageOf } from '../../contract/errors.js';
 // How a command line ends, shared by the two entries (main.ts with commander, fast-main.ts
 // without): one exit code and one message on stderr (one JSON object under --json).
 
-/**
- * `svc … | head`: when the reader goes away, the next write fails with EPIPE. That is not an
- * error of the command: stop quietly (the exit code is the shell's business), never with a
- * stack trace.
- */
-export function quietOnClosedPipe(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(process.exitCode ?? 0);
-      throw err;
-    });
-  }
-}
-
 /** The exit code for what a command threw, after saying it on stderr (commander's own errors are main.ts's). */
 export function exitCodeFor(err: unknown, json: boolean, io: CliIO): number {
   if (err instanceof SilentExit) return err.exitCode;

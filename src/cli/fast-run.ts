@@ -1,5 +1,5 @@
-import { EXIT } from './errors.js';
-import { exitCodeFor, quietOnClosedPipe } from './exit.js';
+import { EXIT, quietOnClosedPipe } from './errors.js';
+import { exitCodeFor } from './exit.js';
 import type { FastWords } from './fast-path.js';
 import { flagName, type FlagTable, type FlagsOf } from './flags.js';
 import type { CliIO } from './io.js';

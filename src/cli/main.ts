@@ -1,6 +1,5 @@
 import { Command, CommanderError, type OutputConfiguration } from 'commander';
-import { EXIT } from './errors.js';
-import { exitCodeFor, quietOnClosedPipe } from './exit.js';
+import { EXIT, quietOnClosedPipe } from './errors.js';
 import { COMMANDS, docsLine, docsPage, type CommandEntry } from './commands.js';
 import { attachIO, processIO, type CliIO } from './io.js';
 import { hasColour, loadColour } from './output.js';
@@ -92,6 +91,7 @@ export async function main(argv: string[], version: string | (() => string), io:
   } catch (err) {
     // --help and --version exit through here with code 0; commander already printed the rest.
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    return exitCodeFor(err, argv.slice(2).includes('--json'), io);
+    // Loaded for a failure only: `svc --help` and every success never load the error reporting.
+    return (await import('./exit.js')).exitCodeFor(err, argv.slice(2).includes('--json'), io);
   }
 }
