@@ -28,7 +28,8 @@ import { messageOf } from '../contract/errors.js';
 //                             table, writes bench/results/latest.json (git-ignored)
 //   bench/scenarios/<name>.ts one module per group of rows; exports a `Scenario`:
 //                             { name, run(ctx) => Promise<Row[]>, targets?: Target[] }
-//                             api.ts: the emulator at 1k/100k payments beside the references
+//                             api.ts: the emulator at 1k/100k payments beside the references and the
+//                             peers (subjects/peers.ts: json-server, Prism, Mockoon CLI)
 //                             longrun.ts: 100k create+simulate pairs, kill -9, compaction, retention
 //                             remote.ts: GET/POST from another host (network namespaces, root) vs loopback
 //                             parity.ts: the whole parity suite (svc parity check) against the emulator
@@ -45,6 +46,8 @@ import { messageOf } from '../contract/errors.js';
 //   bench/lib/seed.ts         seeds an emulator data dir with N payments through FileStore
 //   bench/lib/rows.ts         a Row from a load result; reusable targets (rate ratio, ms limit)
 //   bench/lib/table.ts        the one table
+//   bench/lib/peer-install.ts installs a peer at its pinned version into bench/.cache/peers
+//   bench/lib/proc-cpu.ts     a server's CPU per request from /proc (references, peers)
 //
 // Adding rows: write bench/scenarios/<name>.ts exporting a Scenario and add it to SCENARIOS
 // (e.g. webhook deliveries/s to a local receiver, CLI cold start). Row ids are stable
