@@ -154,10 +154,13 @@ test('a moved executable, copied to a fresh empty folder, finds its assets: fixt
     const dashboard = await request(base, 'GET', '/dashboard', { key: null });
     assert.equal(dashboard.status, 200);
     assert.match(dashboard.text, /<style>/);
+    // The bundle is ASCII (scripts/build-exe.mjs escapes what its tagged templates keep): the pages still say '·'.
+    assert.match(dashboard.text, /<footer>svc emulator \u00b7 local dashboard/);
     const link = (await request(base, 'POST', '/v1/api/payment-links', { body: { title: 'moved', amount: 500 }, idempotencyKey: 'exe-moved' })).json.data;
     const checkout = await request(base, 'GET', `/checkout/${link.link_code}`, { key: null });
     assert.equal(checkout.status, 200);
     assert.match(checkout.text, /moved/);
+    assert.match(checkout.text, /<footer>svc emulator \u00b7 hosted checkout<\/footer>/);
     assert.equal(await stop(emu.child), 0, emu.stderr());
   } finally {
     emu.child.kill('SIGKILL');
