@@ -58,7 +58,7 @@ import { messageOf } from '../contract/errors.js';
 // child processes on loopback only; a scenario stops what it starts, in a finally.
 //
 // Knobs (environment): BENCH_WARMUP_MS (default 2000) and BENCH_MEASURE_MS (default 8000)
-// per load; the whole run takes about a minute and a half. BENCH_PEERS=0 leaves the peers out of
+// per load; the whole run takes ~17 min on 2 busy CPUs. BENCH_PEERS=0 leaves the peers out of
 // the api scenario; BENCH_PEERS_DIR moves their install cache (lib/peer-install.ts).
 
 // BENCH_ONLY=<name>[,<name>] runs only those scenarios (their targets alone are judged).
