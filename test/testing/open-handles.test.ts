@@ -52,6 +52,10 @@ const turn = () => new Promise((ok) => setTimeout(ok, 0));
 
 ${exported} async function deliverAndClose() {
   await turn();
+  // The process's own stdin, stdout and stderr are opened on first use, and the first start loads
+  // the emulator, whose chalk imports node:process (its ES module facade reads every property):
+  // they are the process's, held open by nothing of svc, so they count as there before.
+  void process.stdin, void process.stdout, void process.stderr;
   const before = process.getActiveResourcesInfo();
   const emu = await startEmulator({ clock: 'manual' });
   const app = createServer((req, res) => res.end('ok')).listen(0, '127.0.0.1');
