@@ -130,15 +130,15 @@ test('exec --export-on-exit writes the world; start --import starts from it', as
   }
 });
 
+const KEY_SHAPED = 'svc_live_abcdefghijklmnopqrstuvwx123456';
+
 test('exec --export-on-exit that cannot write: exit 1 after the command passed, saying why, with a key-shaped name in the path masked', async () => {
   const cwd = tempDir('svc-exec-');
-  // A file where the folder should be: mkdir fails with ENOTDIR, and the error quotes the path.
-  const keyShaped = 'svc_live_abcdefghijklmnopqrstuvwx123456';
-  writeFileSync(join(cwd, keyShaped), '');
-  const r = await home.run(['emulator', 'exec', '--export-on-exit', join(keyShaped, 'out'), '--', process.execPath, '-e', '0'], { cwd, binary: true });
+  writeFileSync(join(cwd, KEY_SHAPED), ''); // a file where the folder should be: mkdir fails with ENOTDIR, quoting the path
+  const r = await home.run(['emulator', 'exec', '--export-on-exit', join(KEY_SHAPED, 'out'), '--', process.execPath, '-e', '0'], { cwd, binary: true });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /--export-on-exit failed: ENOTDIR/);
-  assert.ok(!r.stderr.includes(keyShaped), r.stderr);
+  assert.ok(!r.stderr.includes(KEY_SHAPED), r.stderr);
 });
 
 test('start --import of a folder without a world is exit 2 naming the file, and leaves no lock', async () => {

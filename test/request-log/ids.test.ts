@@ -1,12 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
-import { join } from 'node:path';
-import { KEYS, tempDir } from '../helpers/emulator.js';
+import { request } from 'node:http';
+import { KEYS } from '../helpers/emulator.js';
 import { rawRequest } from '../helpers/raw-http.js';
-import { startCli } from '../cli/cli.js';
+import { consoleEmulator } from './console-emulator.js';
 import { newTraceId } from '../../src/client/http.js';
 
 // Issue 46: the card rule masked about 1.2% of UUID idempotency keys and 0.44% of the CLI's own
@@ -20,12 +18,8 @@ const N = 10_000;
 const CONCURRENCY = 8;
 
 test(`${N} random UUID idempotency keys and ${N} CLI trace ids come back from the request log and the console byte for byte`, { timeout: 600_000 }, async () => {
-  const dataDir = tempDir('svc-ids-');
-  const run = startCli(['emulator', 'start', '--port', '0', '--data-dir', dataDir, '--rate-limit', 'off', '--request-log', String(2 * N), '--clock', 'manual']);
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const { run, agent, base, close } = await consoleEmulator('svc-ids-', 2 * N, CONCURRENCY);
   try {
-    await run.waitFor(/Stop: Ctrl-C/);
-    const base = new URL(JSON.parse(readFileSync(join(dataDir, 'emulator.json'), 'utf8')).local_url);
     const sent = Array.from({ length: N }, () => ({ idem: randomUUID(), trace: newTraceId() }));
     const get = (idem: string, trace: string) =>
       new Promise<void>((ok, fail) => {
@@ -72,7 +66,6 @@ test(`${N} random UUID idempotency keys and ${N} CLI trace ids come back from th
     const missing = sent.filter(({ trace }) => !shown.has(trace));
     assert.deepEqual(missing.slice(0, 10), [], `${missing.length} of ${N} trace ids not on the console as sent`);
   } finally {
-    agent.destroy();
-    await run.interrupt();
+    await close();
   }
 });

@@ -1,12 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { request } from 'node:http';
 import { join } from 'node:path';
-import { KEYS, tempDir } from '../helpers/emulator.js';
+import { KEYS } from '../helpers/emulator.js';
 import { rawRequest } from '../helpers/raw-http.js';
-import { startCli } from '../cli/cli.js';
+import { consoleEmulator } from './console-emulator.js';
 import { PhoneNumber } from '../../contract/phone.js';
 
 // A phone is no secret, but the card rule took 12-15 digit ones for cards whenever some 12-19
@@ -78,12 +77,8 @@ function phones(): Array<{ phone: string; luhn: boolean }> {
 }
 
 test(`${N} random valid phones in bodies, queries and paths come back from the request log and the console unaltered`, { timeout: 600_000 }, async () => {
-  const dataDir = tempDir('svc-phones-');
-  const run = startCli(['emulator', 'start', '--port', '0', '--data-dir', dataDir, '--rate-limit', 'off', '--request-log', String(4 * N), '--clock', 'manual']);
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const { run, agent, base, close } = await consoleEmulator('svc-phones-', 4 * N, CONCURRENCY);
   try {
-    await run.waitFor(/Stop: Ctrl-C/);
-    const base = new URL(JSON.parse(readFileSync(join(dataDir, 'emulator.json'), 'utf8')).local_url);
     const sent = phones().map(({ phone, luhn }, i) => ({
       phone,
       luhn,
@@ -141,7 +136,6 @@ test(`${N} random valid phones in bodies, queries and paths come back from the r
     const missing = sent.filter((s) => !shown.has(s.query) || !shown.has(s.path));
     assert.deepEqual(missing.slice(0, 5).map((s) => s.phone), [], `${missing.length} of ${N} phones altered on the console`);
   } finally {
-    agent.destroy();
-    await run.interrupt();
+    await close();
   }
 });
