@@ -1,6 +1,7 @@
 import { SvcApi } from '../client/api.js';
 import type { ApiResult } from '../client/http.js';
 import type { RetryInfo } from '../client/http.js';
+import { MAX_ATTEMPTS } from '../client/retry.js';
 import { describeSource, resolveTarget, type Target } from './config/resolve.js';
 import type { CliIO, Env } from './io.js';
 import type { CommonFlags } from './flags.js';
@@ -23,7 +24,7 @@ export interface ApiContext {
 export const clientOptions = (flags: CommonFlags, io: CliIO) => ({
   timeoutMs: flags.timeout,
   traceId: flags.traceId,
-  onRetry: (info: RetryInfo) => io.stderr.write(`retrying in ${(info.waitMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1} of 5): ${info.reason}\n`),
+  onRetry: (info: RetryInfo) => io.stderr.write(`retrying in ${(info.waitMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1} of ${MAX_ATTEMPTS}): ${info.reason}\n`),
   sleep: io.sleep,
 });
 
