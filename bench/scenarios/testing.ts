@@ -1,6 +1,6 @@
 import { named } from '../../test/helpers/collections.js';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +25,8 @@ import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
 //   testing.rss.inprocess    RSS of a Node process whose only work is one in-process emulator
 //   testing.files            4 test files, each with its own in-process emulator, under
 //                            `node --test --test-concurrency=4`, against 1 such file
+//   testing.files.cpu-floor  the same with files that only burn CPU on one thread
+//   testing.files.bare       the same test file with a node:http server in place of the emulator
 //
 // Targets: the import process ≤ 1.5× node -e 0 (issue 49; it was ≤ 100 ms in-process, issue 28);
 // start ≤ 150 ms, reset ≤ 10 ms (issue 10); 4 files ≤ 1.2× what 4 CPU-burning files take on this
@@ -46,8 +48,10 @@ const start = () => startEmulator({ port: 0, store: 'memory', logger: silent });
 /**
  * Writes four copies of a test file and times `node --test` on one of them and on all four at
  * --test-concurrency=4, median of 3 rounds each (interleaved, so drift weighs on both alike).
+ * `oneCpu`: the CPU time one file's run took, every thread of the runner and its file's process
+ * (Linux; undefined elsewhere).
  */
-async function fourVsOne(dir: string, name: string, source: string): Promise<{ one: number; four: number }> {
+async function fourVsOne(dir: string, name: string, source: string): Promise<{ one: number; four: number; oneCpu: number | undefined }> {
   const files = [1, 2, 3, 4].map((i) => {
     const f = join(dir, `${name}-${i}.test.mjs`);
     writeFileSync(f, source);
@@ -55,12 +59,29 @@ async function fourVsOne(dir: string, name: string, source: string): Promise<{ o
   });
   const one: number[] = [];
   const four: number[] = [];
+  const oneCpu: number[] = [];
   for (let round = 0; round < 3; round++) {
+    const before = childrenCpuMs();
     one.push(await exitTime(['--test', files[0]], dir));
+    const after = childrenCpuMs();
+    if (before !== undefined && after !== undefined) oneCpu.push(after - before);
     four.push(await exitTime(['--test', '--test-concurrency=4', ...files], dir));
   }
-  return { one: median(one), four: median(four) };
+  return { one: median(one), four: median(four), oneCpu: oneCpu.length > 0 ? median(oneCpu) : undefined };
 }
+
+/** CPU time of this process's children that have ended (and theirs): /proc/self/stat's cutime + cstime, in ms (10 ms steps). */
+function childrenCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+const cpuNote = (r: { one: number; oneCpu: number | undefined }) => (r.oneCpu === undefined ? '' : `; one file alone: ${r.oneCpu.toFixed(0)} ms of CPU in ${r.one.toFixed(0)} ms (${(r.oneCpu / r.one).toFixed(2)} CPUs)`);
 
 function exitTime(args: string[], cwd: string): Promise<number> {
   return new Promise((ok, fail) => {
@@ -72,19 +93,39 @@ function exitTime(args: string[], cwd: string): Promise<number> {
   });
 }
 
-/** A merchant-style test file: its own emulator, a reset per test, some requests. */
-function testFile(testingModule: string): string {
+/** What a test file sets up before its tests: `emulator` is the merchant's (svc's testing API), `bare` a node:http server of its own that only parses the JSON and answers 201 (no svc at all). */
+function setUp(server: { emulator: string } | 'bare'): string {
+  if (server !== 'bare') {
+    return `import { startEmulator } from ${JSON.stringify(server.emulator)};
+let emu, base, key;
+before(async () => { emu = await startEmulator({ rateLimit: 'off' }); base = emu.baseUrl; key = emu.key('acme-test'); });
+beforeEach(() => emu.reset());
+after(() => emu.close());`;
+  }
+  return `import { createServer } from 'node:http';
+let server, base;
+const key = 'none';
+before(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { id: 'pl_' + crypto.randomUUID(), ...JSON.parse(body) } })));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  base = 'http://127.0.0.1:' + server.address().port;
+});
+after(() => server.close());`;
+}
+
+/** A merchant-style test file: its server set up once, then 10 tests of 10 requests each. */
+function testFile(server: { emulator: string } | 'bare'): string {
   return `import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEmulator } from ${JSON.stringify(testingModule)};
-let emu;
-before(async () => { emu = await startEmulator({ rateLimit: 'off' }); });
-beforeEach(() => emu.reset());
-after(() => emu.close());
+${setUp(server)}
 for (let t = 0; t < 10; t++) {
   test('case ' + t, async () => {
     for (let i = 0; i < 10; i++) {
-      const res = await fetch(emu.baseUrl + '/v1/api/payment-links', { method: 'POST', headers: { authorization: 'Bearer ' + emu.key('acme-test'), 'content-type': 'application/json', 'x-idempotency-key': crypto.randomUUID() }, body: JSON.stringify({ title: 'x', amount: 100, currency: 'USD' }) });
+      const res = await fetch(base + '/v1/api/payment-links', { method: 'POST', headers: { authorization: 'Bearer ' + key, 'content-type': 'application/json', 'x-idempotency-key': crypto.randomUUID() }, body: JSON.stringify({ title: 'x', amount: 100, currency: 'USD' }) });
       assert.equal(res.status, 201);
     }
   });
@@ -161,7 +202,9 @@ export const testing: Scenario = {
         const files = rows.get('testing.files')?.ratio;
         const floor = rows.get('testing.files.cpu-floor')?.ratio;
         if (files === undefined || floor === undefined) return undefined;
-        return { actual: `${(files / floor).toFixed(2)}× (${files.toFixed(2)}× vs ${floor.toFixed(2)}×)`, pass: files <= 1.2 * floor };
+        const bare = rows.get('testing.files.bare')?.ratio;
+        const noSvc = bare === undefined ? '' : `; a file with no svc ${bare.toFixed(2)}×`;
+        return { actual: `${(files / floor).toFixed(2)}× (${files.toFixed(2)}× vs ${floor.toFixed(2)}×${noSvc})`, pass: files <= 1.2 * floor };
       },
     },
   ],
@@ -236,16 +279,21 @@ export const testing: Scenario = {
     });
     rows.push({ id: 'testing.rss.inprocess', label: 'in-process emulator: RSS of its Node process', note: `${(rss.rss / 1e6).toFixed(1)} MB (Node alone ${(rss.base / 1e6).toFixed(1)} MB)` });
 
-    const merchant = await fourVsOne(ctx.tmpDir, 'merchant', testFile(testingModule));
-    rows.push({ id: 'testing.files', label: '4 test files with own emulators (concurrency 4) / 1 file', ratio: merchant.four / merchant.one, note: `${merchant.four.toFixed(0)} vs ${merchant.one.toFixed(0)} ms, median of 3; ${availableParallelism()} CPUs (CPU-bound files: below ~4 CPUs the floor is about 4 ÷ CPUs)` });
+    const merchant = await fourVsOne(ctx.tmpDir, 'merchant', testFile({ emulator: testingModule }));
+    rows.push({ id: 'testing.files', label: '4 test files with own emulators (concurrency 4) / 1 file', ratio: merchant.four / merchant.one, note: `${merchant.four.toFixed(0)} vs ${merchant.one.toFixed(0)} ms, median of 3; ${availableParallelism()} CPUs (CPU-bound files: below ~4 CPUs the floor is about 4 ÷ CPUs)${cpuNote(merchant)}` });
 
     // The same harness with files that only burn as much CPU time as one merchant file takes
-    // wall time (no emulator, no I/O): the ratio this machine allows any CPU-bound file.
-    // testing.files close to this row means the emulators add no contention of their own: the
-    // rest is the CPU count.
+    // wall time (no emulator, no I/O): the ratio this machine allows a file that uses one CPU.
     const burn = Math.round(merchant.one);
     const floor = await fourVsOne(ctx.tmpDir, 'cpu', `import { test } from 'node:test';\ntest('burn', () => { const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; const end = cpu() + ${burn}; let x = 0; while (cpu() < end) for (let i = 0; i < 1e5; i++) x += Math.sqrt(x + i); });\n`);
-    rows.push({ id: 'testing.files.cpu-floor', label: 'reference: 4 files that only burn CPU (as long as one merchant file runs) / 1 file', ratio: floor.four / floor.one, note: `${(floor.four / floor.one).toFixed(2)}× (${floor.four.toFixed(0)} vs ${floor.one.toFixed(0)} ms); what ${availableParallelism()} CPUs allow a CPU-bound file` });
+    rows.push({ id: 'testing.files.cpu-floor', label: 'reference: 4 files that only burn CPU (as long as one merchant file runs) / 1 file', ratio: floor.four / floor.one, note: `${(floor.four / floor.one).toFixed(2)}× (${floor.four.toFixed(0)} vs ${floor.one.toFixed(0)} ms); what ${availableParallelism()} CPUs allow a CPU-bound file${cpuNote(floor)}` });
+
+    // And the merchant's file with a node:http server of its own in place of the emulator (no svc
+    // loaded at all). A file that serves HTTP in-process and calls it with fetch runs on more than
+    // one CPU alone (undici's client, V8's compiler and GC threads), so four of them take more
+    // than 4 ÷ CPUs of one: testing.files close to this row is the share svc cannot remove.
+    const bare = await fourVsOne(ctx.tmpDir, 'bare', testFile('bare'));
+    rows.push({ id: 'testing.files.bare', label: 'reference: 4 test files with a bare node:http server each (no svc) / 1 file', ratio: bare.four / bare.one, note: `${(bare.four / bare.one).toFixed(2)}× (${bare.four.toFixed(0)} vs ${bare.one.toFixed(0)} ms), median of 3${cpuNote(bare)}` });
     return rows;
   },
 };
