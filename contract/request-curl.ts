@@ -15,7 +15,7 @@ interface CurlSource {
   request_body: string | null;
 }
 
-/** What the request log puts in place of a secret's value (emulator/request-log/redact.ts). */
+/** What the request log puts in place of a secret's value (contract/redact.ts). */
 export const REDACTED = '[redacted]';
 /** What the request log keeps of a request body that is not JSON and may hold a secret. */
 export const WITHHELD = '[withheld: not JSON, and it may hold a secret]';

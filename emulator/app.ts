@@ -21,7 +21,7 @@ import { refuseDeepJson } from './http/json-depth.js';
 import { describeJsonError } from './http/json-syntax.js';
 import { oneHandlerPerTurn } from './performance/request-turns.js';
 import { watchOf, watchRequest } from './request-log/record.js';
-import { clean, redactPath } from './request-log/redact.js';
+import { clean, redactPath } from '../contract/redact.js';
 
 // The HTTP layer: it only translates. Trace ids, the doors of the non-/v1 surfaces, body
 // parsing, the merchant routes (through the gateway), the control API, and the envelope for

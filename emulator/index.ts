@@ -16,5 +16,5 @@ export { requestsOf, waitForRequest, type RequestLogFilter } from './request-log
 export type { RequestLogEntry } from './request-log/records.js';
 export { coverageHtml } from './dashboard/coverage.js';
 // The console's redaction, for the lines the CLI's start and exec write about the emulator.
-export { clean as redactText } from './request-log/redact.js';
+export { clean as redactText } from '../contract/redact.js';
 

@@ -15,8 +15,8 @@ import { DEFAULT_REQUEST_LOG } from './request-log/records.js';
 import { RequestLog } from './request-log/log.js';
 import type { EmulatorConfig, Logger, Services } from './services.js';
 import { composeServices } from './compose.js';
-import { heldSecrets } from './request-log/held-secrets.js';
-import { NO_HELD_SECRETS, redactingLogger } from './request-log/redact.js';
+import { heldSecrets, redactingLogger } from './request-log/held-secrets.js';
+import { NO_HELD_SECRETS } from '../contract/redact.js';
 import { createApp } from './app.js';
 import { answerClientErrors } from './http/client-error.js';
 import { allCollections, resources } from './registry.js';
@@ -133,7 +133,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // whether or not this start seeds: a refused file throws naming each problem's JSON path.
   const fixtureFile = options.fixtures ? readFixtures(options.fixtures) : readFixtures('fixtures/default.json (bundled)', () => shippedText('fixtures/default.json'));
   const dataDir = options.store === 'memory' ? null : resolve(options.dataDir ?? DEFAULT_DATA_DIR);
-  // Every line the emulator writes is redacted (request-log/redact.ts); before the store is open only by pattern.
+  // Every line the emulator writes is redacted (contract/redact.ts); before the store is open only by pattern.
   const given = options.logger ?? consoleLogger;
   if (dataDir) prepareDataDir(dataDir, redactingLogger(given, NO_HELD_SECRETS));
   const monitor = new LoopMonitor(options.ownsProcess ? { heap: tuneHeapForLongRun(), helperThreads: await yieldCpuToEventLoop() } : undefined);

@@ -5,7 +5,7 @@ import type { Timestamps } from './ids.js';
 import type { FaultSet } from './faults/set.js';
 import type { Environment, KeyRecord, MerchantRecord } from './resources/merchants/records.js';
 import type { RequestLog } from './request-log/log.js';
-import type { HeldSecrets } from './request-log/redact.js';
+import type { HeldSecrets } from '../contract/redact.js';
 import type { LoopMonitor } from './performance/loop-monitor.js';
 import type { Request, Response } from 'express';
 import type { TokenDoor } from './http/token-door.js';

@@ -9,7 +9,7 @@ import { WEBHOOK_ENDPOINTS } from '../resources/webhook-endpoints/domain.js';
 import { getDelivery } from '../webhooks/deliveries.js';
 import { toPublicDelivery } from '../webhooks/records.js';
 import { dashboardPage, sendDashboard } from './layout.js';
-import { redactAnyText, redactBody } from '../request-log/redact.js';
+import { redactAnyText, redactBody } from '../../contract/redact.js';
 import { chip, envBadge, pageParam, pager, paginate, param, when } from './format.js';
 
 // The home page: events newest first with each endpoint's delivery status, filtered by type,

@@ -4,7 +4,7 @@ import { htmlDocument, PAGE_CSP, sendPage } from '../pages/layout.js';
 import { STYLESHEET } from '../pages/style.js';
 import { DASHBOARD_STYLESHEET } from './style.js';
 import { isLoopbackPeer } from '../http/local-guard.js';
-import { clean } from '../request-log/redact.js';
+import { clean } from '../../contract/redact.js';
 
 // The dashboard's frame: the hosted pages' stylesheet and sending (pages/layout.ts) with a
 // section nav, the live-stream status, and the one client script (client.ts), same origin only.

@@ -11,7 +11,7 @@ import { toPublicSubMerchant } from '../resources/sub-merchants/domain.js';
 import { GIFT_CARD_TRANSACTIONS, GIFT_CARD_WALLETS, type GiftCardWalletRecord } from '../resources/gift-cards/domain.js';
 import { FLEET_CARD_TRANSACTIONS, FLEET_CARDS, type FleetCardRecord } from '../resources/fleet-cards/domain.js';
 import type { Section } from './layout.js';
-import { redactValue } from '../request-log/redact.js';
+import { redactValue } from '../../contract/redact.js';
 import { isRecord } from '../../contract/json-path.js';
 
 // What the records pages show of each kind. A record the merchant API returns is shown as the

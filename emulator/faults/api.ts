@@ -8,7 +8,7 @@ import { latencyOf, type Fault } from './set.js';
 import { FAULT_HEADER } from '../../contract/faults.js';
 import type { RouteTable } from '../gateway/dispatch.js';
 import type { RouteDef } from '../gateway/route.js';
-import { clean, redactPath } from '../request-log/redact.js';
+import { clean, redactPath } from '../../contract/redact.js';
 
 // API faults, applied by the gateway (gateway/mount.ts) at two points of a merchant request:
 //

@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 import { StoreWriteError, STORE_RETRY_AFTER_SECONDS } from '../store/store-write-error.js';
 import { describeZodError } from '../../contract/zod-error.js';
 import { watchOf } from '../request-log/record.js';
-import { clean } from '../request-log/redact.js';
+import { clean } from '../../contract/redact.js';
 import { inspect } from 'node:util';
 
 // The response envelope, once: `{success:true,data}` or `{success:false,error:{code,message}}`.

@@ -1,7 +1,7 @@
-import type { EmulatorConfig } from '../services.js';
+import type { EmulatorConfig, Logger } from '../services.js';
 import type { Store } from '../store/store.js';
 import { SECRET_LENGTH, WEBHOOK_ENDPOINTS } from '../resources/webhook-endpoints/domain.js';
-import type { HeldSecrets } from './redact.js';
+import { clean, type HeldSecrets } from '../../contract/redact.js';
 
 // The secrets of one emulator that no pattern finds (redact.ts): its endpoints' signing secrets
 // (43 base64url characters, no prefix: the spec's format) and its control token (any 32-256
@@ -23,3 +23,10 @@ export function heldSecrets(store: Store, config: Pick<EmulatorConfig, 'controlT
     },
   };
 }
+
+/** Every line the emulator writes through `log` cleaned first: the console is no place for a secret either. */
+export const redactingLogger = (log: Logger, held: HeldSecrets): Logger => ({
+  info: (m) => log.info(clean(m, held)),
+  warn: (m) => log.warn(clean(m, held)),
+  notice: (m) => log.notice(clean(m, held)),
+});

@@ -6,7 +6,7 @@ import { IDEMPOTENCY } from '../gateway/idempotency.js';
 import { CLOCK_STATE } from '../scheduler/clock-record.js';
 import { formatMicros } from '../ids.js';
 import { errorCodeOf } from '../errors.js';
-import { clean, redactBody, redactPath, redactRequest } from './redact.js';
+import { clean, redactBody, redactPath, redactRequest } from '../../contract/redact.js';
 import type { RequestLogRecord } from './records.js';
 
 // Recording one /v1 request. Its watch is the gateway's (res.locals.requestLog): app.ts arms it on

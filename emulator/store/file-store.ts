@@ -9,7 +9,7 @@ import { storeFsFromEnv, type StoreFs } from './store-fs.js';
 import { StoreWriteError } from './store-write-error.js';
 import type { StoredRecord } from './store.js';
 import { messageOf } from '../../contract/errors.js';
-import { clean } from '../request-log/redact.js';
+import { clean } from '../../contract/redact.js';
 
 // A store of NDJSON files that never rewrites a whole file per write, and never holds one
 // whole file as a string.

@@ -2,7 +2,7 @@ import type { CarriesSurvivingWrites, IndexView, Store, StoredRecord, Transactio
 import type { AnyCollection, Collection, IndexKey } from './collection.js';
 import { OrderedIds } from './ordered-ids.js';
 import { SegmentedMap } from '../performance/segmented-map.js';
-import { clean } from '../request-log/redact.js';
+import { clean } from '../../contract/redact.js';
 import { inspect } from 'node:util';
 
 export type Op = { c: string; id: string; v?: StoredRecord };

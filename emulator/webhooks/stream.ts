@@ -13,7 +13,7 @@ import { EVENTS, type EventRecord } from '../resources/events/outbox.js';
 import type { Environment } from '../resources/merchants/records.js';
 import { type DeliveryRecord, type StoredAttempt } from './records.js';
 import type { LoggedRequest } from '../request-log/log.js';
-import { redactBody, redactValue, type HeldSecrets } from '../request-log/redact.js';
+import { redactBody, redactValue, type HeldSecrets } from '../../contract/redact.js';
 
 // GET /emulator/stream: the live feed of a merchant key's events and delivery attempts, as
 // Server-Sent Events (the protocol is in docs/webhooks.md, "The live stream").
@@ -94,7 +94,7 @@ const frame = (m: Message, data: unknown = m.data) => `event: ${m.kind}\nid: ${m
 
 /**
  * A message as the dashboard shows it: the event body through the rules its Events page uses
- * (request-log/redact.ts), then every other field, so a card, key, PIN or OTP a merchant put in
+ * (contract/redact.ts), then every other field, so a card, key, PIN or OTP a merchant put in
  * metadata reaches no byte of the dashboard's feed. A merchant's own stream is the API's data
  * returned to its owner, as GET /v1 returns it: not redacted (docs/secrets.md).
  */

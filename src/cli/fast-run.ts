@@ -91,6 +91,6 @@ export async function runFastLine(words: FastWords, args: string[], io: CliIO): 
     await command.run(invocation.positional, invocation.flags, io);
     return EXIT.ok;
   } catch (err) {
-    return exitCodeFor(err, invocation.flags.json === true, io);
+    return exitCodeFor(err, args, io);
   }
 }

@@ -28,10 +28,11 @@ Configuration (first match wins): --api-key/--base-url flags > SVC_API_KEY/SVC_B
 the profile in $XDG_CONFIG_HOME/svc/config.json > an emulator running from ./.svc.
 Exit codes: 0 success · 1 API or network error · 2 usage error.`;
 
-export async function buildProgram(version: string, load: 'all' | string[] = 'all', io: CliIO = processIO()): Promise<Command> {
+/** `writeErr`: where commander's usage errors go (main() holds them until it can redact them); the IO's stderr by default. */
+export async function buildProgram(version: string, load: 'all' | string[] = 'all', io: CliIO = processIO(), writeErr = (text: string) => void io.stderr.write(text)): Promise<Command> {
   const program = new Command('svc')
     // Before any subcommand is added: each copies its parent's output configuration.
-    .configureOutput(commanderOutput(io))
+    .configureOutput(commanderOutput(io, writeErr))
     .version(version)
     .description('Emulator and CLI for the merchant payments service')
     .showHelpAfterError('(run with --help for usage)')
@@ -53,12 +54,12 @@ function withDocs(cmd: Command, path: string[]): void {
   for (const sub of cmd.commands) withDocs(sub, [...path, sub.name()]);
 }
 
-/** Help, --version and usage errors go to the IO's streams, sized (80 columns off a terminal, as commander does) and coloured for them. */
-function commanderOutput(io: CliIO): OutputConfiguration {
+/** Help and --version go to the IO's stdout, usage errors to `writeErr`, sized (80 columns off a terminal, as commander does) and coloured for the IO's streams. */
+function commanderOutput(io: CliIO, writeErr: (text: string) => void): OutputConfiguration {
   const width = (stream: CliIO['stdout']) => (stream.isTTY && stream.columns) || 80;
   return {
     writeOut: (text: string) => io.stdout.write(text),
-    writeErr: (text: string) => io.stderr.write(text),
+    writeErr,
     getOutHelpWidth: () => width(io.stdout),
     getErrHelpWidth: () => width(io.stderr),
     getOutHasColors: () => hasColour(io, io.stdout),
@@ -83,15 +84,20 @@ function commandsOnLine(args: string[]): string[] {
 export async function main(argv: string[], version: string | (() => string), io: CliIO = processIO()): Promise<number> {
   // Only the real process's pipes can close under it (tests' collecting streams never do).
   if (io.stdout === process.stdout || io.stderr === process.stderr) quietOnClosedPipe();
+  // Commander's usage errors quote the command line (`unknown option '--pin=1357'`): held here,
+  // and written once it has thrown, through the redaction (loaded only then: redact-failure.ts).
+  const usageText: string[] = [];
   try {
     await loadColour(io);
-    const program = await buildProgram(typeof version === 'function' ? version() : version, commandsOnLine(argv.slice(2)), io);
+    const program = await buildProgram(typeof version === 'function' ? version() : version, commandsOnLine(argv.slice(2)), io, (text) => void usageText.push(text));
     await program.parseAsync(argv);
     return EXIT.ok;
   } catch (err) {
     // --help and --version exit through here with code 0; commander already printed the rest.
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     // Loaded for a failure only: `svc --help` and every success never load the error reporting.
-    return (await import('./exit.js')).exitCodeFor(err, argv.slice(2).includes('--json'), io);
+    return (await import('./exit.js')).exitCodeFor(err, argv.slice(2), io);
+  } finally {
+    if (usageText.length > 0) io.stderr.write((await import('./redact-failure.js')).redactorFor(argv.slice(2), io.env)(usageText.join('')));
   }
 }

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { clean, isSecretName, redactBody, redactPath, redactRequest, type HeldSecrets } from '../../emulator/request-log/redact.js';
+import { clean, isSecretName, redactBody, redactPath, redactRequest, type HeldSecrets } from '../../contract/redact.js';
 import { newTraceId } from '../../src/client/http.js';
 import { runSeed, seededRng, type Rng } from '../contract-property/seeded.js';
 
-// The redaction rules (emulator/request-log/redact.ts) on their own: random JSON bodies with
+// The redaction rules (contract/redact.ts) on their own: random JSON bodies with
 // secrets planted among near misses must come out with none of the secrets and every plain
 // value as it was (the quick tests that spare most bodies the parse must never let one through),
 // and each rule of issues 37 and 46 shown alone. The HTTP test (request-log/secrets.test.ts) greps

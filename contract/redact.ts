@@ -1,7 +1,6 @@
-import { maskSecret } from '../../contract/keys.js';
-import { REDACTED, WITHHELD } from '../../contract/request-curl.js';
-import type { Logger } from '../services.js';
-import { PLUS_PHONE_IN_TEXT } from '../../contract/phone.js';
+import { maskSecret } from './keys.js';
+import { REDACTED, WITHHELD } from './request-curl.js';
+import { PLUS_PHONE_IN_TEXT } from './phone-pattern.js';
 
 // What no text the emulator writes or shows may hold: the request log's entries (issue 37), every
 // line on its console and every error answer's message (issue 46). Taken out as the text is made:
@@ -163,12 +162,6 @@ const holdsHeld = (s: string, held: HeldSecrets) => held !== NO_HELD_SECRETS && 
 /** A string without card numbers, keys or held secrets (a JSON string, an id, a console line, an error message). */
 export const clean = (s: string, held: HeldSecrets = NO_HELD_SECRETS): string => maskCards(maskHeld(maskKeys(s), held));
 
-/** Every line the emulator writes through `log` cleaned first: the console is no place for a secret either. */
-export const redactingLogger = (log: Logger, held: HeldSecrets): Logger => ({
-  info: (m) => log.info(clean(m, held)),
-  warn: (m) => log.warn(clean(m, held)),
-  notice: (m) => log.notice(clean(m, held)),
-});
 
 /** Text that is not JSON: values of secret names too. */
 function redactText(text: string, held: HeldSecrets): string {
