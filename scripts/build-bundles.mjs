@@ -91,33 +91,80 @@ async function buildCli() {
   const out = join(dist, 'cli');
   rmSync(out, { recursive: true, force: true });
   const external = Object.keys(pkg.dependencies).filter((name) => !CLI_BUNDLED.includes(name));
-  const esm = await build({
-    ...common,
-    entryPoints: { main: cliEntry('src/cli/main') },
-    outdir: out,
-    outExtension: { '.js': '.cjs' },
-    format: 'esm',
-    splitting: true,
-    chunkNames: '[name]-[hash]',
-    external,
-    plugins: [lazyChildProcess],
-    write: false,
-  });
+  const program = await programModules(external);
+  const options = { ...common, entryPoints: { main: PROGRAM }, outdir: out, outExtension: { '.js': '.cjs' }, external, write: false };
+  const esm = await build({ ...options, format: 'esm', splitting: true, chunkNames: '[name]-[hash]', plugins: [lazyChildProcess, programInMain(program)] });
+  // esbuild's splitting keeps its runtime helpers (commander's CommonJS wrapper) in a chunk of
+  // their own, one more file at every start: main.cjs is bundled again alone, as CommonJS, each of
+  // its import()s naming the chunk made above for that module.
+  const chunks = new Map(Object.entries(esm.metafile.outputs).flatMap(([file, o]) => (o.entryPoint ? [[join(root, o.entryPoint), `./${basename(file)}`]] : [])));
+  const main = await build({ ...options, format: 'cjs', plugins: [lazyChildProcess, programInMain(program, chunks)] });
   mkdirSync(out, { recursive: true });
-  for (const file of esm.outputFiles) writeFileSync(file.path, await toCommonJs(file.text, basename(file.path), external));
+  for (const file of [...esm.outputFiles.filter((f) => basename(f.path) !== 'main.cjs'), ...main.outputFiles]) writeFileSync(file.path, await toCommonJs(file.text, basename(file.path), external));
   await buildFast(out, external);
   noSplitCommonJs('dist/cli', esm.metafile);
   writeFileSync(join(out, 'THIRD-PARTY-LICENSES.txt'), bundledLicenses(root, esm.metafile));
   // Every package the chunks require() must be a dependency with a CommonJS build.
   const requireFromRoot = createRequire(join(root, 'package.json'));
-  const required = new Set(Object.values(esm.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external && !CLI_ESM_ONLY.includes(i.path) && !i.path.startsWith('node:')).map((i) => i.path)));
+  const required = new Set(Object.values(esm.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external && !CLI_ESM_ONLY.includes(i.path) && !/^(node:|\.\/)/.test(i.path)).map((i) => i.path)));
   for (const name of required) {
     const file = requireFromRoot.resolve(name);
     if (!isCommonJs(file)) throw new Error(`dist/cli requires ${name}, whose require() target ${relative(root, file)} is an ES module: add it to CLI_BUNDLED`);
   }
-  report('dist/cli', esm.metafile);
+  report('dist/cli', { outputs: { ...esm.metafile.outputs, ...main.metafile.outputs } });
 }
 
+/** main.cjs's entry: every ES module of the program, re-exported (programInMain). */
+const PROGRAM = 'svc-program';
+
+/**
+ * The program: src/cli/main.ts and every module it imports statically (commander, io, errors,
+ * output, the command table), which is all `svc --help` runs. Its ES modules, each with the names
+ * it exports; two exporting one name would leave one unreachable from main.cjs, so the build stops.
+ */
+async function programModules(external) {
+  const staticOnly = { name: 'static-only', setup: (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined)) };
+  const reached = await build({ ...common, entryPoints: [cliEntry('src/cli/main')], outdir: dist, format: 'esm', external, plugins: [staticOnly], write: false });
+  const modules = Object.keys(reached.metafile.inputs).map((i) => join(root, i));
+  const exported = await build({ ...common, bundle: false, entryPoints: modules.filter((m) => !isCommonJs(m)), outdir: dist, format: 'esm', write: false });
+  const owner = new Map();
+  for (const o of Object.values(exported.metafile.outputs)) {
+    for (const name of o.exports) {
+      // `export *` passes neither a default export nor a name two modules export.
+      if (name === 'default') throw new Error(`dist/cli/main.cjs: ${o.entryPoint} has a default export, which main.cjs cannot pass on: name it`);
+      if (owner.has(name)) throw new Error(`dist/cli/main.cjs: ${owner.get(name)} and ${o.entryPoint} both export ${name}, which main.cjs can pass on for one only: rename one`);
+      owner.set(name, o.entryPoint);
+    }
+  }
+  return { all: new Set(modules), esm: Object.values(exported.metafile.outputs).map((o) => join(root, o.entryPoint)) };
+}
+
+/**
+ * The program in one file, main.cjs, which exports every name of its ES modules; a command's
+ * chunk that imports one of those modules requires main.cjs instead, already loaded by then.
+ * esbuild's splitting alone gives each set of importers its own chunk: `svc --help` loaded six
+ * files, each a read and a compile at every start. With `chunks` (module → its chunk), main.cjs's
+ * own import()s are pointed at the chunks of the split build.
+ */
+function programInMain(program, chunks) {
+  return {
+    name: 'program-in-main',
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${PROGRAM}$`) }, () => ({ path: PROGRAM, namespace: PROGRAM }));
+      b.onLoad({ filter: /.*/, namespace: PROGRAM }, () => ({ contents: program.esm.map((m) => `export * from ${JSON.stringify(m)};`).join('\n'), resolveDir: root, loader: 'js' }));
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === PROGRAM || args.namespace === PROGRAM || args.kind === 'entry-point') return undefined;
+        const outside = !program.all.has(args.importer);
+        if (!outside && !(chunks && args.kind === 'dynamic-import')) return undefined;
+        const { path, external } = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: PROGRAM });
+        if (external) return undefined;
+        if (!outside) return chunks.has(path) ? { path: chunks.get(path), external: true } : { errors: [{ text: `main.cjs: no chunk for ${relative(root, path)}` }] };
+        if (!program.all.has(path)) return undefined;
+        return program.esm.includes(path) ? { path: './main.cjs', external: true } : { errors: [{ text: `${relative(root, path)} is CommonJS inside main.cjs: import its package instead` }] };
+      });
+    },
+  };
+}
 
 /** One esbuild ES module output as CommonJS whose import() of a chunk or a built-in is a require(). */
 async function toCommonJs(text, name, external) {

@@ -66,6 +66,9 @@ test('svc --help loads bin/svc.js and the CLI bundle only: no dependency, no ES 
   // commander's node:child_process is loaded on its first spawn only; no command runs here.
   assert.deepEqual(run.builtins.filter((b) => /^(node:)?(child_process|http|https|crypto|net)$/.test(b)), []);
   assert.deepEqual(lazyChunks(run.files), [], 'no command module');
+  // The program is one file (scripts/build-bundles.mjs programInMain): each further file is a
+  // read and a compile at every start, six of them before (issue 49).
+  assert.deepEqual(chunksOf(run.files), ['fast.cjs', 'main.cjs']);
 });
 
 test('svc links get --json loads the links command and the client, not the emulator, zod or express', async () => {
