@@ -6,10 +6,12 @@
 //   dist/cli/fast.cjs                   bin/svc.js's entry: the few read commands scripts call in
 //                                       loops (src/cli/fast-path.ts), in one file without commander;
 //                                       any other command line goes on to main.cjs
-//   dist/cli/main.cjs, dist/cli/*.cjs   the svc command (commander): CommonJS,
-//                                       one file per group of modules that load together, each
-//                                       command's code and the emulator in chunks required only
-//                                       when that command runs
+//   dist/cli/main.cjs                   the svc program (commander, src/cli/main.ts and what it
+//                                       imports statically) in one CommonJS file: all `svc --help`
+//                                       loads after fast.cjs
+//   dist/cli/*.cjs                      each command's code and the emulator, in chunks required
+//                                       only when that command runs; what they share with the
+//                                       program they require from main.cjs
 //   dist/testing/index.js               svc-toolkit/testing's `import` target: one ES module with
 //                                       its dependencies (express, zod) inside; undici stays in
 //                                       node_modules (the webhook sender imports it on first use)
