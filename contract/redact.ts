@@ -2,8 +2,9 @@ import { maskSecret } from './keys.js';
 import { REDACTED, WITHHELD } from './request-curl.js';
 import { PLUS_PHONE_IN_TEXT } from './phone-pattern.js';
 
-// What no text the emulator writes or shows may hold: the request log's entries (issue 37), every
-// line on its console and every error answer's message (issue 46). Taken out as the text is made:
+// What no text svc writes or shows may hold: the request log's entries (issue 37), every line on
+// the emulator's console and every error answer's message (issue 46), and what the CLI says when a
+// command line fails (src/cli/redact-failure.ts). Taken out as the text is made:
 //   - the value under a secret name. One list: a name is split into words whatever its case style
 //     (api_key, apiKey, API-KEY, "api key", api.key, pin1) and is secret when a word is in
 //     SECRET_WORDS, unless it ends in a word that names what is shown on purpose (card_last4,
@@ -79,7 +80,7 @@ const DIGIT_RUN = new RegExp(`(?<!${DIGITS})${DIGITS}(?:${SEPARATOR}${DIGITS}){1
 const ANY_DIGIT = /[0-9\uff10-\uff19]/g;
 // What holds digits but is never a card: ids (a token of letters, digits, _ and - that is a UUID, or a
 // lowercase prefix, _, and a body with a letter or of 20+ digits), ISO times, IPv4 addresses, and
-// phones written with their + (8-15 digits, separated as contract/phone.ts allows, no digit after).
+// phones written with their + (8-15 digits, separated as contract/phone-pattern.ts allows, no digit after).
 const ID_CHAR = '[A-Za-z0-9_-]';
 const UUID = '[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}';
 const PREFIXED_ID = '[a-z]{2,12}(?:_[a-z]{2,12})*_(?:(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{8,}|[0-9]{20,})';
@@ -161,7 +162,6 @@ const holdsHeld = (s: string, held: HeldSecrets) => held !== NO_HELD_SECRETS && 
 
 /** A string without card numbers, keys or held secrets (a JSON string, an id, a console line, an error message). */
 export const clean = (s: string, held: HeldSecrets = NO_HELD_SECRETS): string => maskCards(maskHeld(maskKeys(s), held));
-
 
 /** Text that is not JSON: values of secret names too. */
 function redactText(text: string, held: HeldSecrets): string {

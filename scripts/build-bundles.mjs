@@ -220,8 +220,10 @@ async function buildFast(out, external) {
   const inputs = Object.keys(fast.metafile.inputs);
   const strays = inputs.filter((i) => /node_modules[\\/](commander|zod|express)[\\/]|^(dist[\\/])?emulator[\\/]/.test(i));
   if (strays.length > 0) throw new Error(`dist/cli/fast.cjs must not carry commander, zod, express or the emulator: ${strays.slice(0, 3).join(', ')}`);
-  // chalk is a chunk of its own, loaded only when colour is wanted (output.ts loadColour).
-  const code = Object.entries(fast.metafile.outputs).filter(([, o]) => !Object.keys(o.inputs).every((i) => i.includes('node_modules/chalk/')));
+  // chalk is a chunk of its own, loaded only when colour is wanted (output.ts loadColour), and so
+  // are the redaction rules, loaded only when a command failed (exit.ts).
+  const onDemand = (o) => Object.keys(o.inputs).every((i) => i.includes('node_modules/chalk/')) || /[\\/]src[\\/]cli[\\/]redact-failure\.js$/.test(o.entryPoint ?? '');
+  const code = Object.entries(fast.metafile.outputs).filter(([, o]) => !onDemand(o));
   if (code.length !== 2) throw new Error(`the fast path is ${code.length} files, not 2: fast-run.ts must import statically what it runs, and nothing it shares with fast-main.ts but io.js's processIO`);
   for (const file of fast.outputFiles) writeFileSync(file.path, await toCommonJs(file.text, basename(file.path), external));
   report('dist/cli/fast', fast.metafile);
