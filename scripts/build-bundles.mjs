@@ -222,7 +222,7 @@ async function buildFast(out, external) {
   if (strays.length > 0) throw new Error(`dist/cli/fast.cjs must not carry commander, zod, express or the emulator: ${strays.slice(0, 3).join(', ')}`);
   // chalk is a chunk of its own, loaded only when colour is wanted (output.ts loadColour), and so
   // are the redaction rules, loaded only when a command failed (exit.ts).
-  const onDemand = (o) => Object.keys(o.inputs).every((i) => i.includes('node_modules/chalk/')) || /[\\/]src[\\/]cli[\\/]redact-failure\.js$/.test(o.entryPoint ?? '');
+  const onDemand = (o) => Object.keys(o.inputs).every((i) => i.includes('node_modules/chalk/')) || /(^|[\\/])src[\\/]cli[\\/]redact-failure\.[jt]s$/.test(o.entryPoint ?? '');
   const code = Object.entries(fast.metafile.outputs).filter(([, o]) => !onDemand(o));
   if (code.length !== 2) throw new Error(`the fast path is ${code.length} files, not 2: fast-run.ts must import statically what it runs, and nothing it shares with fast-main.ts but io.js's processIO`);
   for (const file of fast.outputFiles) writeFileSync(file.path, await toCommonJs(file.text, basename(file.path), external));
