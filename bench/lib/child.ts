@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 // Every server the bench measures runs in its own process, so the load generator (this
@@ -46,10 +47,32 @@ export async function startChild<Info extends { base_url: string }>(command: str
   return { info, readyMs, child, stop: () => stopChild(child, () => stderr) };
 }
 
+/**
+ * The processes below `pid` (Linux's /proc; none where it is missing). `npm start` runs its script
+ * through `sh -c`, and when npm passes SIGTERM on, sh exits without passing it to node: the
+ * emulator lived on, holding its port, the bench's pipes and so the bench itself.
+ */
+function descendants(pid: number | undefined): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    return children.flatMap((c) => [c, ...descendants(c)]);
+  } catch {
+    return [];
+  }
+}
+
 export async function stopChild(child: ChildProcess, stderr: () => string): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
+  const below = descendants(child.pid);
   child.kill('SIGTERM');
+  for (const pid of below) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // Already gone with its parent.
+    }
+  }
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
   clearTimeout(timer);
