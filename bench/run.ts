@@ -47,7 +47,8 @@ import { messageOf } from '../contract/errors.js';
 //   bench/lib/rows.ts         a Row from a load result; reusable targets (rate ratio, ms limit)
 //   bench/lib/table.ts        the one table
 //   bench/lib/peer-install.ts installs a peer at its pinned version into bench/.cache/peers
-//   bench/lib/proc-cpu.ts     a server's CPU per request from /proc (references, peers)
+//   bench/lib/proc-cpu.ts     a server's CPU per request from /proc (references, peers), and
+//                             the CPU of ended children (testing's four files)
 //
 // Adding rows: write bench/scenarios/<name>.ts exporting a Scenario and add it to SCENARIOS
 // (e.g. webhook deliveries/s to a local receiver, CLI cold start). Row ids are stable

@@ -8,11 +8,26 @@ import type { LoadResult } from './load.js';
 
 const TICK_MS = 10;
 
-function cpuMs(pid: number): number {
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces), from field 3 (state). */
+function statFields(pid: number | 'self'): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces), from field 3 (state): utime is the 14th field, stime the 15th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** utime (field 14) + stime (15): every thread of the process. */
+function cpuMs(pid: number): number {
+  const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** cutime (field 16) + cstime (17): this process's children that have ended, and theirs; undefined where /proc is missing. */
+export function endedChildrenCpuMs(): number | undefined {
+  try {
+    const fields = statFields('self');
+    return (Number(fields[13]) + Number(fields[14])) * TICK_MS;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Hooks around each measured slice of a load on process `pid`, and its CPU per request. */

@@ -1,11 +1,12 @@
 import { named } from '../../test/helpers/collections.js';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startEmulator } from '../../emulator/server.js';
 import { startChild } from '../lib/child.js';
+import { endedChildrenCpuMs } from '../lib/proc-cpu.js';
 import { measureColdStarts, ratioTarget } from './cli.js';
 import type { BenchContext, Row, Scenario, Target } from '../lib/types.js';
 
@@ -61,24 +62,13 @@ async function fourVsOne(dir: string, name: string, source: string): Promise<{ o
   const four: number[] = [];
   const oneCpu: number[] = [];
   for (let round = 0; round < 3; round++) {
-    const before = childrenCpuMs();
+    const before = endedChildrenCpuMs();
     one.push(await exitTime(['--test', files[0]], dir));
-    const after = childrenCpuMs();
+    const after = endedChildrenCpuMs();
     if (before !== undefined && after !== undefined) oneCpu.push(after - before);
     four.push(await exitTime(['--test', '--test-concurrency=4', ...files], dir));
   }
   return { one: median(one), four: median(four), oneCpu: oneCpu.length > 0 ? median(oneCpu) : undefined };
-}
-
-/** CPU time of this process's children that have ended (and theirs): /proc/self/stat's cutime + cstime, in ms (10 ms steps). */
-function childrenCpuMs(): number | undefined {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return undefined;
-  }
 }
 
 const cpuNote = (r: { one: number; oneCpu: number | undefined }) => (r.oneCpu === undefined ? '' : `; one file alone: ${r.oneCpu.toFixed(0)} ms of CPU in ${r.one.toFixed(0)} ms (${(r.oneCpu / r.one).toFixed(2)} CPUs)`);
